@@ -1,0 +1,41 @@
+/* session.h — one event through the whole pipeline: parse → load state → engine → apply →
+ * audit → commit. This is the layer that does I/O (through the store); the engine stays pure. */
+#ifndef RAMPART_ENGINE_SESSION_H
+#define RAMPART_ENGINE_SESSION_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "core/buf.h"
+#include "engine/config.h"
+#include "store/store.h"
+
+typedef enum rp_on_ask {
+    RP_ON_ASK_REPORT = 0, /* return ASK; withheld updates wait in the store */
+    RP_ON_ASK_APPROVE,    /* as if a person approved: apply withheld updates at once */
+    RP_ON_ASK_DECLINE     /* as if a person declined: nothing applied */
+} rp_on_ask;
+
+typedef struct rp_session_opts {
+    rp_store *store;        /* NULL = stateless: the event's own session_state is the snapshot */
+    rp_on_ask on_ask;
+    const rp_fs_view *fs;   /* NULL = real filesystem */
+    bool single_policy;     /* evaluate only the first slot and report ABSTAIN as such */
+    bool audit;             /* write an audit row per decision (stateful only) */
+    rp_arena *arena;        /* optional scratch arena, reset per event (hot loops); NULL = own */
+} rp_session_opts;
+
+typedef enum rp_session_status {
+    RP_SESSION_OK = 0,
+    RP_SESSION_BAD_EVENT = 1, /* malformed JSON or not an object: err says why */
+    RP_SESSION_STORE_ERROR = 2 /* the store failed: the decision is the config's on_error */
+} rp_session_status;
+
+/* Evaluates one event (JSON text) and appends the decision JSON (one line, no newline) to out.
+ * On BAD_EVENT nothing is appended. On STORE_ERROR a fail-closed decision per cfg->on_error is
+ * appended. */
+rp_session_status rp_session_eval(const rp_config *cfg, const rp_session_opts *opts,
+                                  const char *event_json, size_t len, rp_buf *out, char *err,
+                                  size_t err_size);
+
+#endif
