@@ -1,0 +1,370 @@
+/* engine.c — composing policies into one decision (reference §2.2).
+ *
+ * Declaration order. DENY short-circuits with its own reason. ASK accumulates
+ * "<policy>: <reason or 'approval required'>" joined by "; ". ALLOW and ABSTAIN continue.
+ * Non-null `data` replaces the content for later policies; the last one is returned. All
+ * policies see one snapshot.
+ *
+ * State updates, with the reference's weakness fixed: on ALLOW all are applied; on DENY those of
+ * ALLOWing/ABSTAINing predecessors and of the denier, but not those of ASKing predecessors (that
+ * would record approvals nobody gave); on ASK all are withheld until a person approves.
+ *
+ * To catch malformed updates (increment of a string, append to a number) before anything is
+ * stored, every batch is tried on a scratch copy of the state as it arrives: the policy whose
+ * batch does not apply is the one that failed. */
+#include <stdio.h>
+#include <string.h>
+
+#include "engine/engine.h"
+#include "policies/registry.h"
+
+typedef struct update_list {
+    rp_state_update *items;
+    size_t n, cap;
+} update_list;
+
+typedef struct compose {
+    const rp_engine *engine; /* for instance-owned keys of other slots; NULL in single mode */
+    rp_eval_ctx *ctx;
+    rp_arena *a;
+    update_list applied;  /* ALLOW/ABSTAIN predecessors (and the denier, on DENY) */
+    update_list all;      /* everything, for ASK */
+    rp_json *allowed_state; /* snapshot + applied; NULL until the first update */
+    rp_json *all_state;     /* snapshot + all; NULL until an ASK carries or precedes updates */
+    const rp_json *snapshot;
+    bool any_ask;
+    rp_buf ask_reasons; /* heap; copied into the arena at the end */
+    const char **askers;
+    size_t n_askers, cap_askers;
+    rp_json labels;
+    const rp_json *data;
+    const char *last_reason; /* the last policy's own reason (single-policy mode reports it) */
+} compose;
+
+static void list_push(rp_arena *a, update_list *l, const rp_state_update *u)
+{
+    if (l->n == l->cap) {
+        size_t cap = l->cap ? l->cap * 2 : 8;
+        l->items = rp_arena_realloc(a, l->items, l->cap * sizeof(*l->items), cap * sizeof(*l->items));
+        l->cap = cap;
+    }
+    l->items[l->n++] = *u;
+}
+
+static void push_asker(compose *c, const char *name)
+{
+    if (c->n_askers == c->cap_askers) {
+        size_t cap = c->cap_askers ? c->cap_askers * 2 : 4;
+        c->askers = rp_arena_realloc(c->a, c->askers, c->cap_askers * sizeof(*c->askers),
+                                     cap * sizeof(*c->askers));
+        c->cap_askers = cap;
+    }
+    c->askers[c->n_askers++] = name;
+}
+
+static rp_json *clone_state(rp_arena *a, const rp_json *s)
+{
+    return rp_json_new(a, rp_json_clone(a, s));
+}
+
+/* A key is off-limits when some builtin reserves it (statically, or a configured instance such
+ * as risk_score_policy's state_key) and this slot's type does not own it. */
+static bool key_forbidden(const compose *c, const rp_policy_slot *slot, const char *key)
+{
+    if (rp_registry_key_owned_by(slot->type, slot->instance, key))
+        return false;
+    if (rp_registry_key_reserved(key))
+        return true;
+    if (c->engine == NULL)
+        return false;
+    for (size_t i = 0; i < c->engine->n_slots; i++) {
+        const rp_policy_slot *other = &c->engine->slots[i];
+        if (other->type->instance_owned_key == NULL)
+            continue;
+        const char *k = other->type->instance_owned_key(other->instance);
+        if (k != NULL && strcmp(k, key) == 0)
+            return true;
+    }
+    return false;
+}
+
+/* Checks the shape of a result; on a problem writes why into err and returns false. */
+static bool result_well_formed(const compose *c, const rp_policy_slot *slot, const rp_result *r,
+                               char *err, size_t err_size)
+{
+    if (r->verdict < RP_ABSTAIN || r->verdict > RP_DENY) {
+        snprintf(err, err_size, "returned an invalid verdict");
+        return false;
+    }
+    for (size_t i = 0; i < r->n_updates; i++) {
+        const rp_state_update *u = &r->updates[i];
+        if (u->key == NULL || u->key[0] == '\0') {
+            snprintf(err, err_size, "returned a state update without a key");
+            return false;
+        }
+        if (u->action < RP_UPDATE_SET || u->action > RP_UPDATE_DELETE) {
+            snprintf(err, err_size, "returned an invalid state update action for '%s'", u->key);
+            return false;
+        }
+        if (key_forbidden(c, slot, u->key)) {
+            snprintf(err, err_size, "may not write reserved state key '%s'", u->key);
+            return false;
+        }
+    }
+    if (r->set_labels != NULL) {
+        if (r->set_labels->type != RP_JSON_OBJECT) {
+            snprintf(err, err_size, "returned set_labels that is not an object");
+            return false;
+        }
+        for (uint32_t i = 0; i < r->set_labels->len; i++) {
+            if (r->set_labels->v.members[i].value.type != RP_JSON_STRING) {
+                snprintf(err, err_size, "returned a non-string value for label '%s'",
+                         r->set_labels->v.members[i].key);
+                return false;
+            }
+        }
+    }
+    return true;
+}
+
+/* The label gate (reference §3.1 `condition`): every key must match; a list means any of its
+ * values; a missing label never matches. */
+static bool condition_holds(const rp_json *condition, const rp_event *ev)
+{
+    if (condition == NULL || condition->type != RP_JSON_OBJECT)
+        return true;
+    for (uint32_t i = 0; i < condition->len; i++) {
+        const rp_json_member *m = &condition->v.members[i];
+        const char *have = rp_json_get_str(ev->labels, m->key);
+        if (have == NULL)
+            return false;
+        bool match = false;
+        if (m->value.type == RP_JSON_STRING) {
+            match = strcmp(have, m->value.v.s) == 0;
+        } else if (m->value.type == RP_JSON_ARRAY) {
+            for (uint32_t j = 0; j < m->value.len && !match; j++) {
+                const rp_json *want = &m->value.v.items[j];
+                match = want->type == RP_JSON_STRING && strcmp(have, want->v.s) == 0;
+            }
+        }
+        if (!match)
+            return false;
+    }
+    return true;
+}
+
+static bool label_whitelisted(const rp_json *whitelist, const char *label)
+{
+    if (whitelist == NULL)
+        return true;
+    for (uint32_t i = 0; i < whitelist->len; i++) {
+        const rp_json *w = &whitelist->v.items[i];
+        if (w->type == RP_JSON_STRING && strcmp(w->v.s, label) == 0)
+            return true;
+    }
+    return false;
+}
+
+/* The content seen by later policies after a transform: same event, new data. */
+static void replace_data(rp_event *ev, const rp_json *data)
+{
+    ev->data = data;
+    if (data->type == RP_JSON_OBJECT) {
+        const char *name = rp_json_get_str(data, "name");
+        if (name != NULL)
+            ev->tool_name = name;
+        if (ev->type == RP_EV_TOOL_CALL)
+            ev->arguments = rp_json_get(data, "arguments");
+    }
+}
+
+static void tag_updates(rp_result *r, const char *policy)
+{
+    for (size_t i = 0; i < r->n_updates; i++)
+        r->updates[i].policy = policy;
+}
+
+/* Tries a batch on a scratch state (created from the snapshot on first use). */
+static int try_batch(compose *c, rp_json **scratch, const rp_result *r, char *err, size_t size)
+{
+    if (r->n_updates == 0)
+        return 0;
+    if (*scratch == NULL)
+        *scratch = clone_state(c->a, c->snapshot);
+    rp_json *trial = clone_state(c->a, *scratch);
+    if (rp_state_apply(c->a, trial, r->updates, r->n_updates, err, size) != 0)
+        return -1;
+    *scratch = trial;
+    return 0;
+}
+
+static void finish_deny(compose *c, rp_decision *out, const char *name, const char *reason)
+{
+    out->result = RP_DENY;
+    out->reason = reason;
+    out->policies = rp_arena_alloc(c->a, sizeof(*out->policies));
+    out->policies[0] = name;
+    out->n_policies = 1;
+    out->apply = c->applied.items;
+    out->n_apply = c->applied.n;
+    out->new_state = c->applied.n ? c->allowed_state : NULL;
+}
+
+static void fail_policy(compose *c, rp_decision *out, const rp_policy_slot *slot, const char *why)
+{
+    finish_deny(c, out, slot->name,
+                rp_arena_sprintf(c->a, "policy '%s' failed: %s", slot->name, why));
+}
+
+/* Runs one slot. Returns true when the chain must stop (a DENY was decided). */
+static bool run_slot(compose *c, const rp_policy_slot *slot, rp_event *ev, rp_decision *out,
+                     rp_verdict *verdict)
+{
+    rp_eval_ctx *ctx = c->ctx;
+    static const rp_json empty_object = {.type = RP_JSON_OBJECT};
+    char why[320];
+
+    ctx->config = slot->config ? slot->config : &empty_object;
+    ctx->policy_name = slot->name;
+    ctx->error[0] = '\0';
+
+    rp_result r;
+    memset(&r, 0, sizeof(r));
+    if (slot->type->evaluate(slot->instance, ev, c->snapshot, ctx, &r) != 0) {
+        fail_policy(c, out, slot, ctx->error[0] ? ctx->error : "evaluation error");
+        return true;
+    }
+    if (!result_well_formed(c, slot, &r, why, sizeof(why))) {
+        fail_policy(c, out, slot, why);
+        return true;
+    }
+    tag_updates(&r, slot->name);
+    *verdict = r.verdict;
+    c->last_reason = r.reason;
+
+    /* Every batch must apply to the state it would meet: the allowed line for ALLOW/ABSTAIN/
+     * DENY, and the all-updates line (used on approval) for every verdict once an ASK exists. */
+    if (r.verdict != RP_ASK && try_batch(c, &c->allowed_state, &r, why, sizeof(why)) != 0) {
+        fail_policy(c, out, slot, why);
+        return true;
+    }
+    if ((c->any_ask || r.verdict == RP_ASK) && c->all_state == NULL)
+        c->all_state = clone_state(c->a, c->allowed_state ? c->allowed_state : c->snapshot);
+    if (c->all_state != NULL && r.verdict == RP_ASK &&
+        try_batch(c, &c->all_state, &r, why, sizeof(why)) != 0) {
+        fail_policy(c, out, slot, why);
+        return true;
+    }
+    if (c->all_state != NULL && r.verdict != RP_ASK && r.verdict != RP_DENY &&
+        try_batch(c, &c->all_state, &r, why, sizeof(why)) != 0) {
+        fail_policy(c, out, slot, why);
+        return true;
+    }
+
+    for (size_t i = 0; i < r.n_updates; i++) {
+        if (r.verdict != RP_ASK)
+            list_push(c->a, &c->applied, &r.updates[i]);
+        list_push(c->a, &c->all, &r.updates[i]);
+    }
+    if (r.set_labels != NULL && r.verdict != RP_ASK) {
+        for (uint32_t i = 0; i < r.set_labels->len; i++) {
+            const rp_json_member *m = &r.set_labels->v.members[i];
+            if (label_whitelisted(slot->set_labels, m->key))
+                rp_json_object_set(c->a, &c->labels, m->key, m->value);
+        }
+    }
+
+    if (r.verdict == RP_DENY) {
+        finish_deny(c, out, slot->name, r.reason);
+        if (r.data != NULL)
+            c->data = r.data;
+        return true;
+    }
+    if (r.data != NULL && r.data->type != RP_JSON_NULL) {
+        c->data = r.data;
+        replace_data(ev, r.data);
+    }
+    if (r.verdict == RP_ASK) {
+        c->any_ask = true;
+        push_asker(c, slot->name);
+        if (c->ask_reasons.len > 0)
+            rp_buf_puts(&c->ask_reasons, "; ");
+        rp_buf_printf(&c->ask_reasons, "%s: %s", slot->name,
+                      (r.reason && r.reason[0]) ? r.reason : "approval required");
+    }
+    return false;
+}
+
+static void compose_init(compose *c, const rp_engine *engine, const rp_json *state,
+                         rp_eval_ctx *ctx)
+{
+    memset(c, 0, sizeof(*c));
+    c->engine = engine;
+    c->ctx = ctx;
+    c->a = ctx->arena;
+    c->snapshot = state;
+    c->labels = rp_json_make_object();
+}
+
+static void compose_finish(compose *c, rp_decision *out, bool decided)
+{
+    if (!decided) {
+        if (c->any_ask) {
+            out->result = RP_ASK;
+            out->reason = rp_arena_strndup(c->a, c->ask_reasons.data ? c->ask_reasons.data : "",
+                                           c->ask_reasons.len);
+            out->policies = c->askers;
+            out->n_policies = c->n_askers;
+            out->withheld = c->all.items;
+            out->n_withheld = c->all.n;
+            out->approved_state = c->all.n ? c->all_state : NULL;
+            c->labels = rp_json_make_object(); /* withheld with the updates */
+        } else {
+            out->result = RP_ALLOW;
+            out->apply = c->applied.items;
+            out->n_apply = c->applied.n;
+            out->new_state = c->applied.n ? c->allowed_state : NULL;
+        }
+    }
+    out->labels = c->labels;
+    out->data = c->data;
+    rp_buf_free(&c->ask_reasons);
+}
+
+void rp_engine_evaluate(const rp_engine *engine, const rp_event *event, const rp_json *state,
+                        rp_eval_ctx *ctx, rp_decision *out)
+{
+    compose c;
+    rp_event ev = *event; /* transforms replace data in this copy only */
+    bool decided = false;
+
+    memset(out, 0, sizeof(*out));
+    compose_init(&c, engine, state, ctx);
+    for (size_t i = 0; i < engine->n_slots && !decided; i++) {
+        const rp_policy_slot *slot = &engine->slots[i];
+        rp_verdict v = RP_ABSTAIN;
+        if (!condition_holds(slot->condition, &ev))
+            continue;
+        decided = run_slot(&c, slot, &ev, out, &v);
+    }
+    compose_finish(&c, out, decided);
+}
+
+void rp_engine_evaluate_one(const rp_policy_slot *slot, const rp_event *event,
+                            const rp_json *state, rp_eval_ctx *ctx, rp_decision *out)
+{
+    compose c;
+    rp_event ev = *event;
+    rp_verdict v = RP_ABSTAIN;
+
+    memset(out, 0, sizeof(*out));
+    compose_init(&c, NULL, state, ctx);
+    bool decided = run_slot(&c, slot, &ev, out, &v);
+    compose_finish(&c, out, decided);
+    /* Single-policy mode reports what the policy said: ABSTAIN stays visible and the reason is
+     * the policy's own, not the engine's "<name>: <reason>" composition. */
+    if (!decided && v == RP_ABSTAIN)
+        out->result = RP_ABSTAIN;
+    if (!decided)
+        out->reason = c.last_reason;
+}
