@@ -1,0 +1,235 @@
+/* session.c — one event through the pipeline: parse → (load state) → engine → (apply, record
+ * pending ASK, audit, commit) → decision JSON.
+ *
+ * Stateful evaluation holds the store's write transaction from load to commit, so concurrent
+ * processes evaluating one session serialise instead of losing updates. When the store fails,
+ * the decision is the config's on_error verdict (default DENY): rampart never answers ALLOW
+ * because it could not look. */
+#include <stdio.h>
+#include <string.h>
+
+#include "core/clock.h"
+#include "engine/session.h"
+
+static const char *default_session = "default";
+
+static const char *on_error_reason(rp_on_error e)
+{
+    (void)e;
+    return "rampart could not evaluate this event: the state store failed";
+}
+
+static void write_fail_closed(const rp_config *cfg, rp_buf *out, const char *why)
+{
+    rp_decision d;
+    memset(&d, 0, sizeof(d));
+    switch (cfg->on_error) {
+    case RP_ON_ERROR_ASK:
+        d.result = RP_ASK;
+        break;
+    case RP_ON_ERROR_ALLOW:
+        d.result = RP_ALLOW;
+        break;
+    case RP_ON_ERROR_DENY:
+    default:
+        d.result = RP_DENY;
+        break;
+    }
+    char reason[512];
+    snprintf(reason, sizeof(reason), "%s (%s)", on_error_reason(cfg->on_error), why);
+    d.reason = reason;
+    d.labels = rp_json_make_object();
+    rp_decision_write_json(out, &d);
+}
+
+static void evaluate(const rp_config *cfg, const rp_session_opts *opts, const rp_event *ev,
+                     const rp_json *state, rp_eval_ctx *ctx, rp_decision *d)
+{
+    if (opts->single_policy && cfg->engine.n_slots > 0)
+        rp_engine_evaluate_one(&cfg->engine.slots[0], ev, state, ctx, d);
+    else
+        rp_engine_evaluate(&cfg->engine, ev, state, ctx, d);
+}
+
+static rp_json updates_to_json(rp_arena *a, const rp_state_update *u, size_t n)
+{
+    rp_json list = rp_json_make_array();
+    for (size_t i = 0; i < n; i++) {
+        rp_json item = rp_json_make_object();
+        rp_json_object_set(a, &item, "key", rp_json_make_string_ref(u[i].key));
+        rp_json_object_set(a, &item, "action",
+                           rp_json_make_string_ref(rp_update_action_name(u[i].action)));
+        rp_json_object_set(a, &item, "value", u[i].value);
+        if (u[i].policy)
+            rp_json_object_set(a, &item, "policy", rp_json_make_string_ref(u[i].policy));
+        rp_json_array_push(a, &list, item);
+    }
+    return list;
+}
+
+static bool action_from_name(const char *s, rp_update_action *out)
+{
+    static const rp_update_action all[] = {RP_UPDATE_SET, RP_UPDATE_INCREMENT, RP_UPDATE_APPEND,
+                                           RP_UPDATE_DELETE};
+    for (size_t i = 0; s && i < sizeof(all) / sizeof(all[0]); i++) {
+        if (strcmp(s, rp_update_action_name(all[i])) == 0) {
+            *out = all[i];
+            return true;
+        }
+    }
+    return false;
+}
+
+/* A pending ASK whose call later reports a result was approved by the person (the host only
+ * runs an asked-about tool once someone said yes), so its withheld updates now apply. */
+static int apply_approved_pending(rp_store *store, const char *sid, const rp_event *ev,
+                                  rp_arena *a, rp_json *state, char *err, size_t err_size)
+{
+    if (ev->type != RP_EV_TOOL_RESULT || ev->tool_use_id == NULL || ev->tool_use_id[0] == '\0')
+        return 0;
+    rp_json *pending = NULL;
+    if (rp_store_take_pending(store, sid, ev->tool_use_id, a, &pending) != 0) {
+        snprintf(err, err_size, "%s", rp_store_error(store));
+        return -1;
+    }
+    if (pending == NULL || pending->type != RP_JSON_ARRAY)
+        return 0;
+    for (uint32_t i = 0; i < pending->len; i++) {
+        const rp_json *item = &pending->v.items[i];
+        rp_state_update u;
+        memset(&u, 0, sizeof(u));
+        u.key = rp_json_get_str(item, "key");
+        const rp_json *value = rp_json_get(item, "value");
+        u.value = value ? *value : rp_json_make_null();
+        if (u.key == NULL || !action_from_name(rp_json_get_str(item, "action"), &u.action))
+            continue; /* written by us; a damaged entry is skipped rather than fatal */
+        char why[256];
+        if (rp_state_apply(a, state, &u, 1, why, sizeof(why)) != 0)
+            continue; /* the state moved on since the ASK; the stale update no longer fits */
+    }
+    return 0;
+}
+
+static void audit(rp_store *store, const char *sid, const rp_event *ev, const rp_decision *d,
+                  int64_t now_us)
+{
+    rp_buf policies = {0};
+    rp_buf_putc(&policies, '[');
+    for (size_t i = 0; i < d->n_policies; i++) {
+        if (i)
+            rp_buf_putc(&policies, ',');
+        rp_json_write_string(&policies, d->policies[i], strlen(d->policies[i]));
+    }
+    rp_buf_putc(&policies, ']');
+    rp_audit_row row = {
+        .time_us = now_us,
+        .session_id = sid,
+        .event_type = ev->type_name,
+        .target = ev->tool_name,
+        .result = rp_verdict_name(d->result),
+        .reason = d->reason,
+        .policies = policies.data,
+    };
+    (void)rp_store_audit(store, &row); /* an audit failure must not change the decision */
+    rp_buf_free(&policies);
+}
+
+static rp_session_status eval_stateful(const rp_config *cfg, const rp_session_opts *opts,
+                                       const rp_event *ev, rp_eval_ctx *ctx, rp_buf *out,
+                                       char *err, size_t err_size)
+{
+    rp_store *store = opts->store;
+    rp_arena *a = ctx->arena;
+    const char *sid = ev->session_id && ev->session_id[0] ? ev->session_id : default_session;
+    rp_json *state = NULL;
+    rp_decision d;
+
+    if (rp_store_begin(store) != 0)
+        goto store_failed;
+    if (rp_store_load_state(store, sid, a, &state) != 0)
+        goto store_failed_rollback;
+    if (apply_approved_pending(store, sid, ev, a, state, err, err_size) != 0)
+        goto store_failed_rollback;
+
+    evaluate(cfg, opts, ev, state, ctx, &d);
+
+    const rp_json *to_save = d.new_state;
+    if (d.result == RP_ASK) {
+        to_save = NULL;
+        if (opts->on_ask == RP_ON_ASK_APPROVE) {
+            to_save = d.approved_state;
+        } else if (opts->on_ask == RP_ON_ASK_REPORT && d.n_withheld > 0) {
+            rp_json updates = updates_to_json(a, d.withheld, d.n_withheld);
+            rp_json askers = rp_json_make_array();
+            for (size_t i = 0; i < d.n_policies; i++)
+                rp_json_array_push(a, &askers, rp_json_make_string_ref(d.policies[i]));
+            if (rp_store_put_pending(store, sid, rp_ask_key(ev, a), &updates, &askers,
+                                     ctx->now_us) != 0)
+                goto store_failed_rollback;
+        }
+    }
+    /* A pending approval may have changed the state even when the engine changed nothing. */
+    if (to_save == NULL && ev->type == RP_EV_TOOL_RESULT)
+        to_save = state;
+    if (to_save != NULL && rp_store_save_state(store, sid, to_save) != 0)
+        goto store_failed_rollback;
+    if (opts->audit)
+        audit(store, sid, ev, &d, ctx->now_us);
+    if (rp_store_commit(store) != 0)
+        goto store_failed_rollback;
+
+    rp_decision_write_json(out, &d);
+    return RP_SESSION_OK;
+
+store_failed_rollback:
+    rp_store_rollback(store);
+store_failed:
+    if (err[0] == '\0')
+        snprintf(err, err_size, "%s", rp_store_error(store));
+    write_fail_closed(cfg, out, err);
+    return RP_SESSION_STORE_ERROR;
+}
+
+rp_session_status rp_session_eval(const rp_config *cfg, const rp_session_opts *opts,
+                                  const char *event_json, size_t len, rp_buf *out, char *err,
+                                  size_t err_size)
+{
+    rp_arena own = {0};
+    rp_arena *a = opts->arena ? opts->arena : &own;
+    rp_session_status status = RP_SESSION_OK;
+
+    if (opts->arena)
+        rp_arena_reset(a);
+    err[0] = '\0';
+
+    rp_json_error jerr;
+    rp_json *root = rp_json_parse(a, event_json, len, &jerr);
+    rp_event ev;
+    if (root == NULL) {
+        snprintf(err, err_size, "invalid JSON at column %d: %s", jerr.col, jerr.msg);
+        status = RP_SESSION_BAD_EVENT;
+    } else if (!rp_event_from_json(root, &ev)) {
+        snprintf(err, err_size, "the event is a JSON %s, not an object",
+                 rp_json_type_name(root->type));
+        status = RP_SESSION_BAD_EVENT;
+    } else {
+        rp_eval_ctx ctx;
+        memset(&ctx, 0, sizeof(ctx));
+        ctx.arena = a;
+        ctx.now_us = rp_now_us();
+        ctx.fs = opts->fs ? opts->fs : &rp_fs_view_real;
+        if (opts->store != NULL) {
+            status = eval_stateful(cfg, opts, &ev, &ctx, out, err, err_size);
+        } else {
+            static const rp_json empty_object = {.type = RP_JSON_OBJECT};
+            const rp_json *state = rp_json_is_object(ev.session_state) ? ev.session_state
+                                                                       : &empty_object;
+            rp_decision d;
+            evaluate(cfg, opts, &ev, state, &ctx, &d);
+            rp_decision_write_json(out, &d);
+        }
+    }
+    if (!opts->arena)
+        rp_arena_free(&own);
+    return status;
+}
