@@ -1,0 +1,308 @@
+#!/usr/bin/env bash
+# eval_cli.sh BINARY SOURCE_DIR — end-to-end tests of the `rampart` command line: eval's line
+# protocol and exit statuses, config and params errors, stateless vs stateful evaluation,
+# --on-ask, validate, policies, log, trust and help.
+set -u
+. "$(dirname "$0")/lib.sh"
+e2e_init eval_cli "$1" "$2"
+
+OUT=$TMP/out
+ERR=$TMP/err
+
+# tool_call SESSION TOOL ARGUMENTS_JSON [EXTRA_TOP_LEVEL_JSON_MEMBERS]
+tool_call() {
+    printf '{"type":"tool_call","session_id":"%s","target":"%s","data":{"name":"%s","arguments":%s}%s}\n' \
+        "$1" "$2" "$2" "$3" "${4:+,$4}"
+}
+
+cat >"$TMP/cap2.yaml" <<'EOF'
+policies:
+  cap:
+    type: function
+    handler: max_tool_calls_per_session
+    factory_params:
+      limit: 2
+EOF
+cat >"$TMP/loop.yaml" <<'EOF'
+policies:
+  loop:
+    type: function
+    handler: omnigent.policies.builtins.safety.detect_loop
+    factory_params: {window: 10, threshold: 3}
+EOF
+
+# ---- the line protocol: malformed lines answered in place, the rest still evaluated ----
+{
+    tool_call s1 Read '{"file_path":"/a"}'
+    echo '{"type": "tool_call", "data": '
+    echo
+    echo '[1, 2, 3]'
+    tool_call s1 Read '{"file_path":"/b"}'
+} >"$TMP/mixed.jsonl"
+run_rampart "$OUT" "$ERR" eval -c "$TMP/cap2.yaml" --stateless "$TMP/mixed.jsonl"
+expect_rc "malformed lines make eval exit 1" 1
+check "one output line per non-blank input line, in order, errors in place" \
+    json_lines "$OUT" 'len(d) == 4 and d[0]["result"] == "ALLOW" and
+        list(d[1]) == ["error"] and d[1]["error"].startswith("line 2: ") and
+        list(d[2]) == ["error"] and d[2]["error"].startswith("line 4: ") and
+        d[3]["result"] == "ALLOW"'
+check "decisions carry result, reason, policies and state_updates" \
+    json_lines "$OUT" 'all(k in d[0] for k in ("result", "reason", "policies", "state_updates"))'
+
+printf '%s' "$(tool_call s1 Read '{}')" | "$BIN" eval -c "$TMP/cap2.yaml" --stateless >"$OUT" 2>"$ERR"
+RC=$?
+expect_rc "a last line without a newline is still evaluated" 0
+check "... and answered" json_lines "$OUT" 'len(d) == 1 and d[0]["result"] == "ALLOW"'
+
+echo '{"type":"frobnicate","session_id":"s1","data":{"x":1}}' >"$TMP/unknown.jsonl"
+run_rampart "$OUT" "$ERR" eval -c "$TMP/cap2.yaml" --stateless "$TMP/unknown.jsonl"
+expect_rc "an unknown event type is evaluated, not rejected" 0
+check "... and allowed" json_lines "$OUT" 'len(d) == 1 and d[0]["result"] == "ALLOW"'
+
+: >"$TMP/empty.jsonl"
+run_rampart "$OUT" "$ERR" eval -c "$TMP/cap2.yaml" --stateless "$TMP/empty.jsonl"
+expect_rc "an empty input is fine" 0
+check "... and prints nothing" test ! -s "$OUT"
+
+run_rampart "$OUT" "$ERR" eval -c "$TMP/cap2.yaml" --stateless "$TMP/does-not-exist.jsonl"
+expect_rc "a missing events file" 2
+
+# ---- config and params errors: exit 2 before any event is read ----
+cat >"$TMP/bad.yaml" <<'EOF'
+policies:
+  cap:
+    type: function
+    handler: max_tool_calls_per_session
+    factory_params:
+      limt: 5
+  loop:
+    type: function
+    handler: detect_loop
+    factory_params:
+      window: 0
+EOF
+tool_call s1 Read '{}' >"$TMP/one.jsonl"
+run_rampart "$OUT" "$ERR" eval -c "$TMP/bad.yaml" --stateless "$TMP/one.jsonl"
+expect_rc "a config error" 2 "$ERR"
+check "the error names file:line:col" grep -Eq 'bad\.yaml:6:[0-9]+' "$ERR"
+check "every error is printed (the second one too)" grep -Eq 'bad\.yaml:11:[0-9]+' "$ERR"
+check "no event was evaluated" test ! -s "$OUT"
+
+run_rampart "$OUT" "$ERR" eval -c "$TMP/nope.yaml" --stateless "$TMP/one.jsonl"
+expect_rc "a config file that does not exist" 2
+
+for params in '{"window": 0}' '{"windw": 3}' '{"window": "ten"}' '{"window": 1.5}' 'not json' '[1]'; do
+    run_rampart "$OUT" "$ERR" eval --policy detect_loop --params "$params" --stateless "$TMP/one.jsonl"
+    expect_rc "--params '$params' fails validation" 2
+done
+run_rampart "$OUT" "$ERR" eval --policy detect_thrashing --params '{"action": "INVALID"}' --stateless "$TMP/one.jsonl"
+expect_rc "an enum value outside the enum" 2
+run_rampart "$OUT" "$ERR" eval --policy no_such_policy --stateless "$TMP/one.jsonl"
+expect_rc "an unknown policy" 2
+run_rampart "$OUT" "$ERR" eval --policy ask_on_os_tools --params '{"x": 1}' --stateless "$TMP/one.jsonl"
+expect_rc "a direct callable takes no params" 2
+run_rampart "$OUT" "$ERR" eval --policy block_skills --stateless "$TMP/one.jsonl"
+expect_rc "a missing required parameter" 2
+
+# ---- single-policy mode ----
+tool_call s1 Bash '{"command":"ls -la"}' >"$TMP/bash.jsonl"
+run_rampart "$OUT" "$ERR" eval --policy ask_on_os_tools --stateless "$TMP/bash.jsonl"
+expect_rc "--policy with a direct callable" 0
+check "... asks with the reference's reason" \
+    json_lines "$OUT" 'd[0]["result"] == "ASK" and d[0]["reason"] == "Agent wants to call Bash('"'ls -la'"'). Approve?"'
+echo '{"type":"request","data":{"user_content":"hi"}}' >"$TMP/request.jsonl"
+run_rampart "$OUT" "$ERR" eval --policy risk_score_policy --params '{}' --stateless "$TMP/request.jsonl"
+check "--policy may answer ABSTAIN" json_lines "$OUT" 'd[0]["result"] == "ABSTAIN"'
+
+# ---- the clock ----
+RAMPART_NOW=yesterday run_rampart "$OUT" "$ERR" eval -c "$TMP/cap2.yaml" --stateless "$TMP/one.jsonl"
+expect_rc "a malformed RAMPART_NOW" 2
+check "... is named in the message" grep -q RAMPART_NOW "$ERR"
+RAMPART_NOW=2026-03-15T12:00:00Z run_rampart "$OUT" "$ERR" eval -c "$TMP/cap2.yaml" --stateless "$TMP/one.jsonl"
+expect_rc "a well-formed RAMPART_NOW" 0
+
+# ---- stateless vs stateful ----
+{
+    tool_call s1 Read '{}'
+    tool_call s1 Read '{}'
+} >"$TMP/two.jsonl"
+STATE=$TMP/state-a
+run_rampart "$OUT" "$ERR" eval -c "$TMP/cap2.yaml" --state-dir "$STATE" "$TMP/two.jsonl"
+check "stateful: the first two calls are allowed" \
+    json_lines "$OUT" '[x["result"] for x in d] == ["ALLOW", "ALLOW"]'
+run_rampart "$OUT" "$ERR" eval -c "$TMP/cap2.yaml" --state-dir "$STATE" "$TMP/one.jsonl"
+check "stateful: the count persists across processes (third call denied)" \
+    json_lines "$OUT" 'd[0]["result"] == "DENY" and d[0]["reason"] == "Exceeded 2 tool calls this session"'
+tool_call s2 Read '{}' >"$TMP/other.jsonl"
+run_rampart "$OUT" "$ERR" eval -c "$TMP/cap2.yaml" --state-dir "$STATE" "$TMP/other.jsonl"
+check "stateful: another session_id has its own count" json_lines "$OUT" 'd[0]["result"] == "ALLOW"'
+printf '{"type":"tool_call","data":{"name":"Read","arguments":{}}}\n' >"$TMP/nosid.jsonl"
+run_rampart "$OUT" "$ERR" eval -c "$TMP/cap2.yaml" --state-dir "$STATE" "$TMP/nosid.jsonl"
+check "stateful: no session_id means the session \"default\"" json_lines "$OUT" 'd[0]["result"] == "ALLOW"'
+
+tool_call s9 Read '{}' '"session_state":{"_policy_tool_call_count":100}' >"$TMP/carried.jsonl"
+run_rampart "$OUT" "$ERR" eval -c "$TMP/cap2.yaml" --stateless "$TMP/carried.jsonl"
+check "stateless: the event's own session_state is the snapshot" json_lines "$OUT" 'd[0]["result"] == "DENY"'
+run_rampart "$OUT" "$ERR" eval -c "$TMP/cap2.yaml" --state-dir "$TMP/state-b" "$TMP/carried.jsonl"
+check "stateful: the event's session_state is ignored, the store wins" json_lines "$OUT" 'd[0]["result"] == "ALLOW"'
+run_rampart "$OUT" "$ERR" eval -c "$TMP/cap2.yaml" --stateless "$TMP/two.jsonl"
+run_rampart "$OUT" "$ERR" eval -c "$TMP/cap2.yaml" --stateless "$TMP/two.jsonl"
+check "stateless: nothing persists between runs" \
+    json_lines "$OUT" '[x["result"] for x in d] == ["ALLOW", "ALLOW"]'
+check "stateless: no state directory was created" test ! -e "$XDG_STATE_HOME/rampart/state.db"
+
+# ---- --on-ask: detect_loop's window advances only when the ASK is approved ----
+# No tool_result follows the calls, so nothing else approves the ASKs.
+for i in 1 2 3 4; do tool_call s1 Bash '{"command":"make test"}' '"context":{"tool_use_id":"toolu_'$i'"}'; done \
+    >"$TMP/loop.jsonl"
+run_rampart "$OUT" "$ERR" eval -c "$TMP/loop.yaml" --state-dir "$TMP/ask-report" "$TMP/loop.jsonl"
+check "--on-ask report: ASK at the third identical call, and the window does not advance" \
+    json_lines "$OUT" '[x["result"] for x in d] == ["ALLOW", "ALLOW", "ASK", "ASK"] and
+        "3 times" in d[2]["reason"] and "3 times" in d[3]["reason"]'
+run_rampart "$OUT" "$ERR" eval -c "$TMP/loop.yaml" --state-dir "$TMP/ask-approve" --on-ask approve "$TMP/loop.jsonl"
+check "--on-ask approve: the approved ASK advances the window (count 4 next)" \
+    json_lines "$OUT" '[x["result"] for x in d] == ["ALLOW", "ALLOW", "ASK", "ASK"] and
+        "3 times" in d[2]["reason"] and "4 times" in d[3]["reason"]'
+run_rampart "$OUT" "$ERR" eval -c "$TMP/loop.yaml" --state-dir "$TMP/ask-decline" --on-ask decline "$TMP/loop.jsonl"
+check "--on-ask decline: like report, the window stays" \
+    json_lines "$OUT" '"3 times" in d[3]["reason"]'
+run_rampart "$OUT" "$ERR" eval -c "$TMP/loop.yaml" --on-ask maybe "$TMP/loop.jsonl"
+expect_rc "--on-ask with an unknown mode" 2
+
+# ---- the audit log ----
+RAMPART_NOW=2026-03-15T12:00:00Z run_rampart "$OUT" "$ERR" \
+    eval -c "$TMP/cap2.yaml" --state-dir "$TMP/audit" "$TMP/mixed.jsonl"
+RAMPART_NOW=2026-03-15T12:00:00Z run_rampart "$OUT" "$ERR" \
+    eval -c "$TMP/cap2.yaml" --state-dir "$TMP/audit" "$TMP/other.jsonl"
+run_rampart "$OUT" "$ERR" log --state-dir "$TMP/audit" --json
+expect_rc "log --json" 0
+check "log --json: one parseable row per decision, oldest first" \
+    json_lines "$OUT" 'len(d) == 3 and [x["session_id"] for x in d] == ["s1", "s1", "s2"] and
+        all(x["result"] == "ALLOW" and x["event_type"] == "tool_call" for x in d) and
+        d[0]["time"].startswith("2026-03-15T12:00:00")'
+run_rampart "$OUT" "$ERR" log --state-dir "$TMP/audit" --json --session s2
+check "log --session filters" json_lines "$OUT" 'len(d) == 1 and d[0]["session_id"] == "s2"'
+RAMPART_NOW=2026-03-15T12:30:00Z run_rampart "$OUT" "$ERR" log --state-dir "$TMP/audit" --json --since 10m
+check "log --since 10m leaves out older rows" json_lines "$OUT" 'len(d) == 0'
+RAMPART_NOW=2026-03-15T12:30:00Z run_rampart "$OUT" "$ERR" log --state-dir "$TMP/audit" --json --since 2h
+check "log --since 2h keeps them" json_lines "$OUT" 'len(d) == 3'
+run_rampart "$OUT" "$ERR" log --state-dir "$TMP/audit" --json --since 2026-03-15T11:00:00Z
+check "log --since takes RFC 3339" json_lines "$OUT" 'len(d) == 3'
+run_rampart "$OUT" "$ERR" log --state-dir "$TMP/audit"
+check "log (text): one line per row" test "$(wc -l <"$OUT")" -eq 3
+check "log (text): the line shows session, event type, target and result" \
+    grep -Eq 's2 +tool_call +Read +ALLOW' "$OUT"
+run_rampart "$OUT" "$ERR" log --state-dir "$TMP/audit" --since yesterday
+expect_rc "log --since with garbage" 2
+
+# ---- validate ----
+run_rampart "$OUT" "$ERR" validate "$ROOT/examples/rampart.yaml"
+expect_rc "validate examples/rampart.yaml" 0
+check "... prints one summary line" grep -Eq '^.*examples/rampart\.yaml: OK \([0-9]+ policies\)$' "$OUT"
+run_rampart "$OUT" "$ERR" validate "$ROOT/examples/report-only.yaml" "$TMP/cap2.yaml"
+expect_rc "validate two good files" 0
+check "... one summary line each" test "$(grep -c ': OK (' "$OUT")" -eq 2
+run_rampart "$OUT" "$ERR" validate "$TMP/cap2.yaml" "$TMP/bad.yaml"
+expect_rc "validate with one bad file" 1 "$ERR"
+check "... prints every error with file:line:col" \
+    sh -c "grep -Eq 'bad\.yaml:6:[0-9]+' '$ERR' && grep -Eq 'bad\.yaml:11:[0-9]+' '$ERR'"
+printf 'policies: [unclosed\n' >"$TMP/broken.yaml"
+run_rampart "$OUT" "$ERR" validate "$TMP/broken.yaml"
+expect_rc "validate a YAML syntax error" 1
+run_rampart "$OUT" "$ERR" validate
+expect_rc "validate without a file" 2
+
+# ---- policies ----
+run_rampart "$OUT" "$ERR" policies --json
+expect_rc "policies --json" 0
+check "policies --json is one JSON array listing the nine builtins of this issue" python3 -c '
+import json, sys
+listing = json.load(open(sys.argv[1]))
+names = {p["name"] for p in listing}
+nine = {"max_tool_calls_per_session", "detect_loop", "detect_thrashing", "ask_on_os_tools",
+        "block_skills", "spawn_bounds", "headless_subagent_purpose_guard", "read_only_os",
+        "risk_score_policy"}
+loop = next(p for p in listing if p["name"] == "detect_loop")
+window = next(q for q in loop["params"] if q["name"] == "window")
+sys.exit(0 if nine <= names and loop["handler"] == "omnigent.policies.builtins.safety.detect_loop"
+         and window["default"] == 10 and window["minimum"] == 1 and window["kind"] == "integer"
+         else 1)' "$OUT"
+run_rampart "$OUT" "$ERR" policies
+check "policies (text) lists handlers and parameters" \
+    sh -c "grep -q 'omnigent.policies.builtins.safety.max_tool_calls_per_session' '$OUT' && grep -q 'limit' '$OUT'"
+run_rampart "$OUT" "$ERR" policies --yaml
+expect_rc "policies with an unknown flag" 2
+
+# ---- trust: a project's .rampart.yaml is read only once trusted ----
+PROJECT=$TMP/project
+mkdir -p "$PROJECT"
+cat >"$PROJECT/.rampart.yaml" <<'EOF'
+policies:
+  nothing_allowed:
+    type: function
+    handler: max_tool_calls_per_session
+    factory_params: {limit: 0}
+EOF
+TSTATE=$TMP/trust-state
+(cd "$PROJECT" && "$BIN" eval --state-dir "$TSTATE" "$TMP/one.jsonl" >"$OUT" 2>"$ERR")
+check "an untrusted project file is ignored" json_lines "$OUT" 'd[0]["result"] == "ALLOW"'
+check "... with a warning" test -s "$ERR"
+run_rampart "$TMP/trust.out" "$ERR" trust --state-dir "$TSTATE" "$PROJECT"
+expect_rc "rampart trust DIR" 0
+(cd "$PROJECT" && "$BIN" eval --state-dir "$TSTATE" "$TMP/one.jsonl" >"$OUT" 2>"$ERR")
+check "a trusted project file is read" json_lines "$OUT" 'd[0]["result"] == "DENY"'
+run_rampart "$TMP/trust.out" "$ERR" trust --state-dir "$TSTATE" --remove "$PROJECT"
+expect_rc "rampart trust --remove DIR" 0
+(cd "$PROJECT" && "$BIN" eval --state-dir "$TSTATE" "$TMP/one.jsonl" >"$OUT" 2>"$ERR")
+check "after --remove it is ignored again" json_lines "$OUT" 'd[0]["result"] == "ALLOW"'
+run_rampart "$OUT" "$ERR" trust --state-dir "$TSTATE" "$TMP/not-a-dir"
+expect_rc "trusting a directory that does not exist" 1
+
+# ---- the user level of the stack, and -c replacing the whole stack ----
+mkdir -p "$XDG_CONFIG_HOME/rampart" "$TMP/plain-dir"
+cp "$PROJECT/.rampart.yaml" "$XDG_CONFIG_HOME/rampart/config.yaml"
+(cd "$TMP/plain-dir" && "$BIN" eval --stateless "$TMP/one.jsonl" >"$OUT" 2>"$ERR")
+check "without -c the user config is read" json_lines "$OUT" 'd[0]["result"] == "DENY"'
+(cd "$TMP/plain-dir" && "$BIN" eval -c "$TMP/cap2.yaml" --stateless "$TMP/one.jsonl" >"$OUT" 2>"$ERR")
+check "-c replaces the stack (the user config is not read)" json_lines "$OUT" 'd[0]["result"] == "ALLOW"'
+printf 'policies:\n  x:\n    type: function\n    handler: nope\n' >"$XDG_CONFIG_HOME/rampart/config.yaml"
+(cd "$TMP/plain-dir" && "$BIN" eval --stateless "$TMP/one.jsonl" >"$OUT" 2>"$ERR")
+RC=$?
+expect_rc "an error in the user config" 2
+check "... names the user config file" grep -q "rampart/config.yaml" "$ERR"
+rm -f "$XDG_CONFIG_HOME/rampart/config.yaml"
+
+mkdir -p "$TMP/empty-project"
+(cd "$TMP/empty-project" && "$BIN" eval --stateless "$TMP/one.jsonl" >"$OUT" 2>"$ERR")
+check "no configuration at all: everything is allowed" json_lines "$OUT" 'd[0]["result"] == "ALLOW"'
+check "... with a warning on stderr" grep -q 'every event is allowed' "$ERR"
+
+# ---- help and usage errors ----
+run_rampart "$OUT" "$ERR"
+expect_rc "no command" 2
+run_rampart "$OUT" "$ERR" frobnicate
+expect_rc "an unknown command" 2
+check "... prints the usage on stderr" grep -q 'usage: rampart' "$ERR"
+run_rampart "$OUT" "$ERR" eval --frobnicate
+expect_rc "an unknown eval flag" 2
+check "... prints eval's usage on stderr" grep -q 'usage: rampart eval' "$ERR"
+run_rampart "$OUT" "$ERR" eval --params '{}' --stateless "$TMP/one.jsonl"
+expect_rc "--params without --policy" 2
+run_rampart "$OUT" "$ERR" eval -c
+expect_rc "-c without a file" 2
+run_rampart "$OUT" "$ERR" eval a.jsonl b.jsonl
+expect_rc "two events files" 2
+run_rampart "$OUT" "$ERR" --help
+expect_rc "--help" 0
+check "--help lists every command" \
+    sh -c "for c in eval validate policies log trust; do grep -q \"  \$c \" '$OUT' || exit 1; done"
+run_rampart "$OUT" "$ERR" help eval
+check "help eval prints eval's usage" grep -q 'usage: rampart eval' "$OUT"
+run_rampart "$OUT" "$ERR" log --help
+check "log --help prints log's usage" grep -q 'usage: rampart log' "$OUT"
+run_rampart "$OUT" "$ERR" help nothing
+expect_rc "help for an unknown command" 2
+run_rampart "$OUT" "$ERR" --version
+check "--version" grep -Eq '^rampart [0-9]+\.[0-9]+\.[0-9]+' "$OUT"
+
+e2e_finish

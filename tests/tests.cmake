@@ -1,0 +1,40 @@
+# tests.cmake — script-driven tests of the real binary: conformance runners and end-to-end
+# scripts. Included from CMakeLists.txt. The shared material (reference vectors) sits beside the
+# repository as ../shared, in CI too (a fresh clone with shared/ next to it).
+
+set(RAMPART_SHARED_DIR "${CMAKE_SOURCE_DIR}/../shared")
+
+find_package(Python3 COMPONENTS Interpreter)
+if(Python3_Interpreter_FOUND)
+  set(RAMPART_PYTHON "${Python3_EXECUTABLE}")
+else()
+  set(RAMPART_PYTHON python3)
+endif()
+
+# Every vector of ../shared/vectors/policies.jsonl whose policy rampart implements.
+add_test(NAME conformance.policies
+         COMMAND ${RAMPART_PYTHON} ${CMAKE_SOURCE_DIR}/tests/conformance/run_policies.py
+                 $<TARGET_FILE:rampart>
+                 ${RAMPART_SHARED_DIR}/vectors/policies.jsonl
+                 ${CMAKE_SOURCE_DIR}/tests/conformance/divergences.jsonl)
+
+# End-to-end scripts: each takes the binary and the source directory, prints
+# "<name>: N passed, M failed" and exits non-zero on failure.
+foreach(script eval_cli concurrency demo)
+  add_test(NAME e2e.${script}
+           COMMAND bash ${CMAKE_SOURCE_DIR}/tests/e2e/${script}.sh
+                   $<TARGET_FILE:rampart> ${CMAKE_SOURCE_DIR})
+endforeach()
+
+# The store's own concurrency check (two store_hammer processes on one session), when present.
+if(TARGET store_hammer AND EXISTS ${CMAKE_SOURCE_DIR}/tests/e2e/store_concurrency.sh)
+  add_test(NAME e2e.store_concurrency
+           COMMAND bash ${CMAKE_SOURCE_DIR}/tests/e2e/store_concurrency.sh
+                   $<TARGET_FILE:store_hammer>)
+endif()
+
+# Every test gets a private, throw-away environment: no test may read or write the developer's
+# real state or configuration.
+set(RAMPART_E2E_TESTS conformance.policies e2e.eval_cli e2e.concurrency e2e.demo)
+set_tests_properties(${RAMPART_E2E_TESTS} PROPERTIES
+  ENVIRONMENT "RAMPART_SOURCE_DIR=${CMAKE_SOURCE_DIR};XDG_CONFIG_HOME=${CMAKE_BINARY_DIR}/e2e-home/config;XDG_STATE_HOME=${CMAKE_BINARY_DIR}/e2e-home/state")
