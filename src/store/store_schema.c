@@ -1,0 +1,145 @@
+/* store_schema.c — the state store's schema as an ordered list of migrations.
+ *
+ * migrations[i] takes a database from version i to version i + 1; the version lives in
+ * PRAGMA user_version (a field of the SQLite file header, so checking it costs no table read).
+ * Migrations are append-only: a released script is never edited, a change is a new script.
+ *
+ * The SQL is kept to what PostgreSQL also accepts, so the later PostgreSQL backend can reuse the
+ * scripts nearly verbatim: BIGINT for microsecond timestamps and token counts (PostgreSQL's
+ * INTEGER is 32-bit; SQLite gives BIGINT integer affinity), DOUBLE PRECISION for money
+ * (PostgreSQL's REAL is 32-bit; SQLite gives it real affinity), TEXT for JSON. The one SQLite
+ * form is `audit.id INTEGER PRIMARY KEY` (the rowid alias, auto-assigned); PostgreSQL will spell
+ * it `BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY` and keep its version in a table. */
+#include "store/store_schema.h"
+
+#include <stdio.h>
+
+static const char *const migrations[] = {
+    /* v1: the foundation (issue 2). */
+    "CREATE TABLE session_state (\n"
+    "    session_id TEXT NOT NULL PRIMARY KEY,\n"
+    "    state TEXT NOT NULL,\n" /* compact JSON object */
+    "    updated_us BIGINT NOT NULL\n"
+    ");\n"
+    "CREATE TABLE pending_ask (\n"
+    "    session_id TEXT NOT NULL,\n"
+    "    ask_key TEXT NOT NULL,\n"
+    "    updates TEXT NOT NULL,\n"  /* JSON array of withheld state updates */
+    "    policies TEXT NOT NULL,\n" /* JSON array of the asking policies */
+    "    created_us BIGINT NOT NULL,\n"
+    "    PRIMARY KEY (session_id, ask_key)\n"
+    ");\n"
+    "CREATE TABLE usage (\n"
+    "    session_id TEXT NOT NULL PRIMARY KEY,\n"
+    "    parent_session_id TEXT,\n"
+    "    root_session_id TEXT,\n"
+    "    user_id TEXT,\n"
+    "    input_tokens BIGINT NOT NULL DEFAULT 0,\n"
+    "    output_tokens BIGINT NOT NULL DEFAULT 0,\n"
+    "    cache_read_input_tokens BIGINT NOT NULL DEFAULT 0,\n"
+    "    cache_creation_input_tokens BIGINT NOT NULL DEFAULT 0,\n"
+    "    total_cost_usd DOUBLE PRECISION,\n" /* NULL = unknown (no pricing) */
+    "    updated_us BIGINT NOT NULL\n"
+    ");\n"
+    "CREATE INDEX usage_root ON usage (root_session_id);\n"
+    "CREATE TABLE audit (\n"
+    "    id INTEGER PRIMARY KEY,\n"
+    "    time_us BIGINT NOT NULL,\n"
+    "    session_id TEXT NOT NULL,\n"
+    "    event_type TEXT NOT NULL,\n"
+    "    target TEXT,\n"
+    "    result TEXT NOT NULL,\n"
+    "    reason TEXT,\n"
+    "    policies TEXT NOT NULL\n"
+    ");\n"
+    "CREATE INDEX audit_session_time ON audit (session_id, time_us);\n"
+    "CREATE INDEX audit_time ON audit (time_us);\n"
+    "CREATE TABLE trusted_dir (\n"
+    "    dir TEXT NOT NULL PRIMARY KEY,\n"
+    "    added_us BIGINT NOT NULL\n"
+    ");\n",
+};
+
+#define N_MIGRATIONS ((int)(sizeof migrations / sizeof migrations[0]))
+
+int rp_store_schema_latest(void)
+{
+    return N_MIGRATIONS;
+}
+
+static int read_user_version(sqlite3 *db, int *version)
+{
+    sqlite3_stmt *stmt = NULL;
+    int rc = sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &stmt, NULL);
+    if (rc == SQLITE_OK) {
+        rc = sqlite3_step(stmt);
+        if (rc == SQLITE_ROW) {
+            *version = sqlite3_column_int(stmt, 0);
+            rc = SQLITE_OK;
+        }
+    }
+    sqlite3_finalize(stmt);
+    return rc;
+}
+
+static int refuse_newer(int version, const char *path, char *err, size_t err_size)
+{
+    snprintf(err, err_size,
+             "%s: database schema version %d is newer than this rampart supports (%d); "
+             "upgrade rampart or use another state directory",
+             path, version, N_MIGRATIONS);
+    return -1;
+}
+
+int rp_store_schema_migrate(sqlite3 *db, const char *path, char *err, size_t err_size)
+{
+    int version = 0;
+    if (read_user_version(db, &version) != SQLITE_OK) {
+        snprintf(err, err_size, "%s: cannot read schema version: %s", path, sqlite3_errmsg(db));
+        return -1;
+    }
+    if (version == N_MIGRATIONS) {
+        return 0; /* the hook path: no DDL, no write lock */
+    }
+    if (version > N_MIGRATIONS) {
+        return refuse_newer(version, path, err, err_size);
+    }
+
+    /* The write lock serialises two processes creating the database at once; the version is
+     * read again under it because the other one may have finished first. busy_timeout on the
+     * connection covers the wait. */
+    if (sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK) {
+        snprintf(err, err_size, "%s: cannot lock database for migration: %s", path,
+                 sqlite3_errmsg(db));
+        return -1;
+    }
+    if (read_user_version(db, &version) != SQLITE_OK) {
+        snprintf(err, err_size, "%s: cannot read schema version: %s", path, sqlite3_errmsg(db));
+        goto fail;
+    }
+    if (version > N_MIGRATIONS) {
+        sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+        return refuse_newer(version, path, err, err_size);
+    }
+    for (int v = version; v < N_MIGRATIONS; v++) {
+        if (sqlite3_exec(db, migrations[v], NULL, NULL, NULL) != SQLITE_OK) {
+            snprintf(err, err_size, "%s: migration to schema version %d failed: %s", path, v + 1,
+                     sqlite3_errmsg(db));
+            goto fail;
+        }
+    }
+    /* PRAGMA takes no bound parameters; the value is our own integer. */
+    char pragma[64];
+    snprintf(pragma, sizeof pragma, "PRAGMA user_version = %d", N_MIGRATIONS);
+    if (sqlite3_exec(db, pragma, NULL, NULL, NULL) != SQLITE_OK ||
+        sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
+        snprintf(err, err_size, "%s: cannot record schema version %d: %s", path, N_MIGRATIONS,
+                 sqlite3_errmsg(db));
+        goto fail;
+    }
+    return 0;
+
+fail:
+    sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+    return -1;
+}
