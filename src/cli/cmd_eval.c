@@ -321,6 +321,12 @@ static int eval_run(int argc, char **argv)
         .audit = store != NULL,
     };
     status = eval_stream(cfg, &opts, in ? in : stdin, in_name);
+    /* Retention runs after the answers are out, so it never delays a decision; 0 keeps all. */
+    if (store && cfg->audit_retention_days > 0) {
+        int64_t cutoff = rp_now_us() - cfg->audit_retention_days * 86400LL * 1000000LL;
+        if (rp_store_audit_prune(store, cutoff) != 0)
+            fprintf(stderr, "rampart eval: audit retention: %s\n", rp_store_error(store));
+    }
 
 done:
     if (in) {

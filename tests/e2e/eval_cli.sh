@@ -195,6 +195,18 @@ check "log (text): the line shows session, event type, target and result" \
 run_rampart "$OUT" "$ERR" log --state-dir "$TMP/audit" --since yesterday
 expect_rc "log --since with garbage" 2
 
+# Retention: rows older than audit.retention_days go when a later eval runs.
+cat >"$TMP/retain.yaml" <<'EOF'
+policies:
+  cap: {handler: max_tool_calls_per_session, factory_params: {limit: 100}}
+audit: {retention_days: 30}
+EOF
+RAMPART_NOW=2026-04-20T12:00:00Z run_rampart "$OUT" "$ERR" \
+    eval -c "$TMP/retain.yaml" --state-dir "$TMP/audit" "$TMP/other.jsonl"
+run_rampart "$OUT" "$ERR" log --state-dir "$TMP/audit" --json
+check "audit.retention_days: rows older than 30 days are pruned, the new one kept" \
+    json_lines "$OUT" 'len(d) == 1 and d[0]["time"].startswith("2026-04-20")'
+
 # ---- validate ----
 run_rampart "$OUT" "$ERR" validate "$ROOT/examples/rampart.yaml"
 expect_rc "validate examples/rampart.yaml" 0
