@@ -38,3 +38,8 @@ endif()
 set(RAMPART_E2E_TESTS conformance.policies e2e.eval_cli e2e.concurrency e2e.demo)
 set_tests_properties(${RAMPART_E2E_TESTS} PROPERTIES
   ENVIRONMENT "RAMPART_SOURCE_DIR=${CMAKE_SOURCE_DIR};XDG_CONFIG_HOME=${CMAKE_BINARY_DIR}/e2e-home/config;XDG_STATE_HOME=${CMAKE_BINARY_DIR}/e2e-home/state")
+
+# The JSON reader against Python's json module on a generated corpus (valid and damaged).
+add_test(NAME conformance.json_differential
+         COMMAND ${RAMPART_PYTHON} ${CMAKE_SOURCE_DIR}/tests/conformance/json_differential.py
+                 $<TARGET_FILE:json_roundtrip>)
