@@ -1,6 +1,6 @@
 /* bench_eval.c — end-to-end evaluation throughput (issue 2 §9).
  *
- *   bench_eval [EVENTS]        default 100000
+ *   bench_eval [EVENTS [stateless]]   default 100000; "stateless" skips part 2 (profiling)
  *
  * 1. Stateless: all nine policies of the foundation in one config, EVENTS mixed events written to
  *    a file and read back line by line, JSON parsing included (target ≥ 500k events/s).
@@ -180,7 +180,7 @@ int main(int argc, char **argv)
         return 1;
     }
     int rc = bench_stateless(cfg, events);
-    if (rc == 0)
+    if (rc == 0 && !(argc > 2 && strcmp(argv[2], "stateless") == 0))
         rc = bench_stateful(cfg, 10000);
     rp_config_free(cfg);
     return rc;

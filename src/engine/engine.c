@@ -62,9 +62,18 @@ static void push_asker(compose *c, const char *name)
     c->askers[c->n_askers++] = name;
 }
 
+/* A copy of the state's top level only. That is enough for a trial: rp_state_apply never
+ * changes a value in place (SET stores a clone, INCREMENT a new number, APPEND a new list), it
+ * only replaces or removes top-level members, so nested values can be shared. */
 static rp_json *clone_state(rp_arena *a, const rp_json *s)
 {
-    return rp_json_new(a, rp_json_clone(a, s));
+    rp_json *copy = rp_json_new(a, *s);
+    if (s->len > 0) {
+        copy->v.members = rp_arena_alloc(a, s->len * sizeof(*s->v.members));
+        memcpy(copy->v.members, s->v.members, s->len * sizeof(*s->v.members));
+    }
+    copy->cap = s->len;
+    return copy;
 }
 
 /* A key is off-limits when some builtin reserves it (statically, or a configured instance such
