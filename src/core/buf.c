@@ -13,7 +13,7 @@ static void buf_out_of_memory(size_t size)
 }
 
 /* Makes room for `extra` more bytes plus the terminating NUL. */
-static void buf_reserve(rp_buf *b, size_t extra)
+static void buf_grow(rp_buf *b, size_t extra)
 {
     if (extra > SIZE_MAX - b->len - 1)
         buf_out_of_memory(SIZE_MAX);
@@ -28,6 +28,14 @@ static void buf_reserve(rp_buf *b, size_t extra)
         buf_out_of_memory(cap);
     b->data = p;
     b->cap = cap;
+}
+
+/* The common case, room already there, without a call: the writers append many short pieces.
+ * (cap > len whenever data is set, so the subtraction cannot wrap.) */
+static inline void buf_reserve(rp_buf *b, size_t extra)
+{
+    if (b->data == NULL || extra >= b->cap - b->len)
+        buf_grow(b, extra);
 }
 
 void rp_buf_append(rp_buf *b, const void *data, size_t len)

@@ -1,8 +1,19 @@
-/* sha256.c — SHA-256 as specified in FIPS 180-4, written for clarity over speed (the inputs
- * are short call descriptions). */
+/* sha256.c — SHA-256 as specified in FIPS 180-4.
+ *
+ * detect_loop hashes every tool call, so the hash is on the evaluation hot path. Two block
+ * functions compute the same thing: a portable one written for clarity, and one using the x86
+ * SHA extensions (SHA-NI, on recent Intel and all AMD Zen CPUs), chosen at run time when the
+ * CPU has them. The tests run the FIPS vectors through both (rp_sha256_force_portable). */
 #include "core/sha256.h"
 
+#include <stdatomic.h>
 #include <string.h>
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
+#include <immintrin.h>
+#define RP_SHA256_HAVE_SHANI 1
+#endif
 
 static const uint32_t round_constants[64] = {
     0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
@@ -59,6 +70,119 @@ static void compress_block(uint32_t state[8], const uint8_t block[64])
     state[7] += h;
 }
 
+/* Hashes `blocks` consecutive 64-byte blocks with the portable code. */
+static void compress_portable(uint32_t state[8], const uint8_t *data, size_t blocks)
+{
+    for (; blocks > 0; blocks--, data += 64)
+        compress_block(state, data);
+}
+
+#ifdef RP_SHA256_HAVE_SHANI
+/* The same compression with SHA-NI. The instructions keep the working variables as two vectors,
+ * ABEF and CDGH, and do two rounds per sha256rnds2; sha256msg1/msg2 compute the message
+ * schedule four words at a time. Layout follows Intel's "SHA extensions" white paper. */
+__attribute__((target("sha,sse4.1,ssse3"))) static void
+compress_shani(uint32_t state[8], const uint8_t *data, size_t blocks)
+{
+    /* Big-endian words: reverse the bytes of each 32-bit lane. */
+    const __m128i byte_swap = _mm_set_epi64x(0x0c0d0e0f08090a0bLL, 0x0405060700010203LL);
+
+    __m128i tmp = _mm_loadu_si128((const __m128i *)&state[0]);    /* ABCD (lane 0 = A) */
+    __m128i state1 = _mm_loadu_si128((const __m128i *)&state[4]); /* EFGH */
+    tmp = _mm_shuffle_epi32(tmp, 0xb1);                           /* CDAB */
+    state1 = _mm_shuffle_epi32(state1, 0x1b);                     /* EFGH reversed */
+    __m128i state0 = _mm_alignr_epi8(tmp, state1, 8);             /* ABEF */
+    state1 = _mm_blend_epi16(state1, tmp, 0xf0);                  /* CDGH */
+
+    for (; blocks > 0; blocks--, data += 64) {
+        const __m128i abef_save = state0, cdgh_save = state1;
+        __m128i w[4]; /* the last 16 schedule words, four per vector */
+        for (int i = 0; i < 16; i++) {
+            __m128i *cur = &w[i & 3];
+            if (i < 4) {
+                *cur =
+                    _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(data + 16 * i)), byte_swap);
+            } else {
+                /* W[t] = σ1(W[t-2]) + W[t-7] + σ0(W[t-15]) + W[t-16], for t = 4i..4i+3:
+                 * msg1 adds σ0 to W[t-16], alignr picks W[t-7..t-4], msg2 adds σ1. */
+                __m128i prev = w[(i + 3) & 3];
+                __m128i t = _mm_sha256msg1_epu32(*cur, w[(i + 1) & 3]);
+                t = _mm_add_epi32(t, _mm_alignr_epi8(prev, w[(i + 2) & 3], 4));
+                *cur = _mm_sha256msg2_epu32(t, prev);
+            }
+            __m128i msg =
+                _mm_add_epi32(*cur, _mm_loadu_si128((const __m128i *)&round_constants[4 * i]));
+            state1 = _mm_sha256rnds2_epu32(state1, state0, msg);
+            msg = _mm_shuffle_epi32(msg, 0x0e);
+            state0 = _mm_sha256rnds2_epu32(state0, state1, msg);
+        }
+        state0 = _mm_add_epi32(state0, abef_save);
+        state1 = _mm_add_epi32(state1, cdgh_save);
+    }
+
+    tmp = _mm_shuffle_epi32(state0, 0x1b);       /* FEBA */
+    state1 = _mm_shuffle_epi32(state1, 0xb1);    /* DCHG */
+    state0 = _mm_blend_epi16(tmp, state1, 0xf0); /* DCBA */
+    state1 = _mm_alignr_epi8(state1, tmp, 8);    /* ABEF */
+    _mm_storeu_si128((__m128i *)&state[0], state0);
+    _mm_storeu_si128((__m128i *)&state[4], state1);
+}
+
+/* CPUID: leaf 7 EBX bit 29 is SHA; SSSE3 and SSE4.1 are leaf 1 ECX bits 9 and 19. */
+static bool cpu_has_shani(void)
+{
+    unsigned eax, ebx, ecx, edx;
+    if (!__get_cpuid(1, &eax, &ebx, &ecx, &edx))
+        return false;
+    if (!(ecx & (1u << 9)) || !(ecx & (1u << 19)))
+        return false;
+    if (!__get_cpuid_count(7, 0, &eax, &ebx, &ecx, &edx))
+        return false;
+    return (ebx & (1u << 29)) != 0;
+}
+#endif
+
+/* Which block function to use: 0 = not decided yet, 1 = portable, 2 = SHA-NI. CPUID is slow
+ * under a hypervisor, so it is asked once; the answer is the same for every thread, so a race
+ * on the first call only repeats the question. */
+enum { IMPL_UNKNOWN, IMPL_PORTABLE, IMPL_SHANI };
+static _Atomic int chosen_impl = IMPL_UNKNOWN;
+
+static int choose_impl(void)
+{
+    int impl = atomic_load_explicit(&chosen_impl, memory_order_relaxed);
+    if (impl != IMPL_UNKNOWN)
+        return impl;
+    impl = IMPL_PORTABLE;
+#ifdef RP_SHA256_HAVE_SHANI
+    if (cpu_has_shani())
+        impl = IMPL_SHANI;
+#endif
+    atomic_store_explicit(&chosen_impl, impl, memory_order_relaxed);
+    return impl;
+}
+
+void rp_sha256_force_portable(bool on)
+{
+    atomic_store_explicit(&chosen_impl, on ? IMPL_PORTABLE : IMPL_UNKNOWN, memory_order_relaxed);
+}
+
+bool rp_sha256_accelerated(void)
+{
+    return choose_impl() == IMPL_SHANI;
+}
+
+static void compress(uint32_t state[8], const uint8_t *data, size_t blocks)
+{
+#ifdef RP_SHA256_HAVE_SHANI
+    if (choose_impl() == IMPL_SHANI) {
+        compress_shani(state, data, blocks);
+        return;
+    }
+#endif
+    compress_portable(state, data, blocks);
+}
+
 void rp_sha256_init(rp_sha256 *h)
 {
     static const uint32_t initial[8] = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
@@ -72,7 +196,8 @@ void rp_sha256_update(rp_sha256 *h, const void *data, size_t len)
 {
     const uint8_t *p = data;
     h->bytes += len;
-    while (len > 0) {
+    /* Top up a partly filled block first. */
+    if (h->fill > 0) {
         size_t take = 64 - h->fill;
         if (take > len)
             take = len;
@@ -80,25 +205,39 @@ void rp_sha256_update(rp_sha256 *h, const void *data, size_t len)
         h->fill += take;
         p += take;
         len -= take;
-        if (h->fill == 64) {
-            compress_block(h->state, h->block);
-            h->fill = 0;
-        }
+        if (h->fill < 64)
+            return;
+        compress(h->state, h->block, 1);
+        h->fill = 0;
+    }
+    /* Whole blocks straight from the input, without copying them. */
+    if (len >= 64) {
+        size_t blocks = len / 64;
+        compress(h->state, p, blocks);
+        p += blocks * 64;
+        len -= blocks * 64;
+    }
+    if (len > 0) {
+        memcpy(h->block, p, len);
+        h->fill = len;
     }
 }
 
 void rp_sha256_final(rp_sha256 *h, uint8_t digest[32])
 {
     uint64_t bits = h->bytes * 8;
-    uint8_t pad = 0x80;
-    rp_sha256_update(h, &pad, 1);
-    uint8_t zero = 0;
-    while (h->fill != 56)
-        rp_sha256_update(h, &zero, 1);
-    uint8_t length[8];
+    /* Padding: 0x80, zeros up to 56 mod 64, then the bit length big-endian. When fewer than 9
+     * bytes are left in the block, the padding spills into a second block. */
+    uint8_t tail[128];
+    size_t fill = h->fill;
+    size_t total = fill < 56 ? 64 : 128;
+    memcpy(tail, h->block, fill);
+    tail[fill] = 0x80;
+    memset(tail + fill + 1, 0, total - 8 - fill - 1);
     for (int i = 0; i < 8; i++)
-        length[i] = (uint8_t)(bits >> (56 - 8 * i));
-    rp_sha256_update(h, length, 8);
+        tail[total - 8 + i] = (uint8_t)(bits >> (56 - 8 * i));
+    compress(h->state, tail, total / 64);
+    h->fill = 0;
     for (int i = 0; i < 8; i++) {
         digest[4 * i] = (uint8_t)(h->state[i] >> 24);
         digest[4 * i + 1] = (uint8_t)(h->state[i] >> 16);

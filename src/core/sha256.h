@@ -2,6 +2,7 @@
 #ifndef RAMPART_CORE_SHA256_H
 #define RAMPART_CORE_SHA256_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -17,5 +18,10 @@ void rp_sha256_update(rp_sha256 *h, const void *data, size_t len);
 void rp_sha256_final(rp_sha256 *h, uint8_t digest[32]);
 /* Lower-case hex digest of data into hex[65] (NUL-terminated). */
 void rp_sha256_hex(const void *data, size_t len, char hex[65]);
+
+/* For tests: force the portable block function even when the CPU has SHA extensions (true), or
+ * go back to choosing by CPU (false); and whether the accelerated one is in use. */
+void rp_sha256_force_portable(bool on);
+bool rp_sha256_accelerated(void);
 
 #endif

@@ -5,20 +5,23 @@
 #include "core/sha256.h"
 #include "engine/engine.h"
 
+/* Appends a string literal without a strlen: a decision is written for every event. */
+#define PUT_LITERAL(out, lit) rp_buf_append((out), (lit), sizeof(lit) - 1)
+
 static void write_updates(rp_buf *out, const rp_state_update *u, size_t n)
 {
     rp_buf_putc(out, '[');
     for (size_t i = 0; i < n; i++) {
         if (i)
             rp_buf_putc(out, ',');
-        rp_buf_puts(out, "{\"key\":");
+        PUT_LITERAL(out, "{\"key\":");
         rp_json_write_string(out, u[i].key, strlen(u[i].key));
-        rp_buf_puts(out, ",\"action\":\"");
+        PUT_LITERAL(out, ",\"action\":\"");
         rp_buf_puts(out, rp_update_action_name(u[i].action));
-        rp_buf_puts(out, "\",\"value\":");
+        PUT_LITERAL(out, "\",\"value\":");
         rp_json_write(out, &u[i].value);
         if (u[i].policy != NULL) {
-            rp_buf_puts(out, ",\"policy\":");
+            PUT_LITERAL(out, ",\"policy\":");
             rp_json_write_string(out, u[i].policy, strlen(u[i].policy));
         }
         rp_buf_putc(out, '}');
@@ -28,30 +31,30 @@ static void write_updates(rp_buf *out, const rp_state_update *u, size_t n)
 
 void rp_decision_write_json(rp_buf *out, const rp_decision *d)
 {
-    rp_buf_puts(out, "{\"result\":\"");
+    PUT_LITERAL(out, "{\"result\":\"");
     rp_buf_puts(out, rp_verdict_name(d->result));
-    rp_buf_puts(out, "\",\"reason\":");
+    PUT_LITERAL(out, "\",\"reason\":");
     if (d->reason != NULL)
         rp_json_write_string(out, d->reason, strlen(d->reason));
     else
-        rp_buf_puts(out, "null");
-    rp_buf_puts(out, ",\"policies\":[");
+        PUT_LITERAL(out, "null");
+    PUT_LITERAL(out, ",\"policies\":[");
     for (size_t i = 0; i < d->n_policies; i++) {
         if (i)
             rp_buf_putc(out, ',');
         rp_json_write_string(out, d->policies[i], strlen(d->policies[i]));
     }
-    rp_buf_puts(out, "],\"state_updates\":");
+    PUT_LITERAL(out, "],\"state_updates\":");
     if (d->result == RP_ASK)
         write_updates(out, d->withheld, d->n_withheld);
     else
         write_updates(out, d->apply, d->n_apply);
     if (d->labels.type == RP_JSON_OBJECT && d->labels.len > 0) {
-        rp_buf_puts(out, ",\"labels\":");
+        PUT_LITERAL(out, ",\"labels\":");
         rp_json_write(out, &d->labels);
     }
     if (d->data != NULL) {
-        rp_buf_puts(out, ",\"data\":");
+        PUT_LITERAL(out, ",\"data\":");
         rp_json_write(out, d->data);
     }
     rp_buf_putc(out, '}');
@@ -67,7 +70,8 @@ const char *rp_ask_key(const rp_event *ev, rp_arena *a)
     rp_json canon = rp_json_make_object();
     rp_json_object_set(a, &canon, "type", rp_json_make_string_ref(ev->type_name));
     rp_json_object_set(a, &canon, "target",
-                       ev->tool_name ? rp_json_make_string_ref(ev->tool_name) : rp_json_make_null());
+                       ev->tool_name ? rp_json_make_string_ref(ev->tool_name)
+                                     : rp_json_make_null());
     rp_json_object_set(a, &canon, "data", ev->data ? *ev->data : rp_json_make_null());
     rp_buf text = {0};
     rp_json_write_sorted(&text, &canon);

@@ -39,9 +39,47 @@ const char *rp_event_type_string(rp_event_type t)
     return "";
 }
 
-static const rp_json *get_object(const rp_json *obj, const char *key)
+/* Several lookups in one object, in one pass over its members. rp_json_get's rule holds: the
+ * last member with a key wins (a later match overwrites an earlier one). Building an event asks
+ * the envelope for 7 keys and the context for 13, so one pass with length checks first is much
+ * cheaper than a strlen and a member scan per key. */
+typedef struct wanted_key {
+    const char *key;
+    uint32_t len;
+    const rp_json *found;
+} wanted_key;
+
+#define WANT(k)                                                                                    \
+    {                                                                                              \
+        k, sizeof k - 1, NULL                                                                      \
+    }
+
+/* The keys are a few bytes long: a plain loop beats a call to memcmp. */
+static bool key_equal(const char *a, const char *b, size_t n)
 {
-    const rp_json *v = rp_json_get(obj, key);
+    for (size_t i = 0; i < n; i++)
+        if (a[i] != b[i])
+            return false;
+    return true;
+}
+
+static void find_keys(const rp_json *obj, wanted_key *want, size_t n)
+{
+    if (!rp_json_is_object(obj))
+        return;
+    for (uint32_t i = 0; i < obj->len; i++) {
+        const rp_json_member *m = &obj->v.members[i];
+        for (size_t k = 0; k < n; k++) {
+            if (m->key_len == want[k].len && key_equal(m->key, want[k].key, want[k].len)) {
+                want[k].found = &m->value;
+                break; /* the wanted keys are distinct */
+            }
+        }
+    }
+}
+
+static const rp_json *as_object(const rp_json *v)
+{
     return rp_json_is_object(v) ? v : NULL;
 }
 
@@ -52,16 +90,22 @@ bool rp_event_from_json(const rp_json *root, rp_event *ev)
     if (!rp_json_is_object(root))
         return false;
 
+    enum { TYPE, TARGET, DATA, CONTEXT, SESSION_STATE, REQUEST_DATA, SESSION_ID, N_TOP };
+    wanted_key top[N_TOP] = {WANT("type"),      WANT("target"),        WANT("data"),
+                             WANT("context"),   WANT("session_state"), WANT("request_data"),
+                             WANT("session_id")};
+    find_keys(root, top, N_TOP);
+
     ev->root = root;
-    const char *type = rp_json_get_str(root, "type");
+    const char *type = rp_json_str(top[TYPE].found);
     ev->type_name = type ? type : "";
     ev->type = rp_event_type_from_string(type);
-    ev->target = rp_json_get_str(root, "target");
-    ev->data = rp_json_get(root, "data");
-    ev->context = get_object(root, "context");
-    ev->session_state = get_object(root, "session_state");
-    ev->request_data = get_object(root, "request_data");
-    ev->session_id = rp_json_get_str(root, "session_id");
+    ev->target = rp_json_str(top[TARGET].found);
+    ev->data = top[DATA].found;
+    ev->context = as_object(top[CONTEXT].found);
+    ev->session_state = as_object(top[SESSION_STATE].found);
+    ev->request_data = as_object(top[REQUEST_DATA].found);
+    ev->session_id = rp_json_str(top[SESSION_ID].found);
 
     /* The tool name: what the call itself says first, then the envelope, then (tool_result)
      * the original call. */
@@ -78,22 +122,53 @@ bool rp_event_from_json(const rp_json *root, rp_event *ev)
     else if (ev->type == RP_EV_TOOL_RESULT)
         ev->arguments = rp_json_get(ev->request_data, "arguments");
 
-    const rp_json *ctx = ev->context;
-    ev->actor = get_object(ctx, "actor");
-    ev->usage = get_object(ctx, "usage");
-    ev->labels = get_object(ctx, "labels");
-    ev->model = rp_json_get_str(ctx, "model");
-    ev->harness = rp_json_get_str(ctx, "harness");
-    ev->cwd = rp_json_get_str(ctx, "cwd");
-    ev->home = rp_json_get_str(ctx, "home");
-    ev->user = rp_json_get_str(ctx, "user");
+    enum {
+        ACTOR,
+        USAGE,
+        LABELS,
+        MODEL,
+        HARNESS,
+        CWD,
+        HOME,
+        USER,
+        PARENT_SESSION_ID,
+        ROOT_SESSION_ID,
+        HOST,
+        TOOL_USE_ID,
+        PERMISSION_MODE,
+        N_CONTEXT
+    };
+    wanted_key ctx[N_CONTEXT] = {
+        WANT("actor"),
+        WANT("usage"),
+        WANT("labels"),
+        WANT("model"),
+        WANT("harness"),
+        WANT("cwd"),
+        WANT("home"),
+        WANT("user"),
+        WANT("parent_session_id"),
+        WANT("root_session_id"),
+        WANT("host"),
+        WANT("tool_use_id"),
+        WANT("permission_mode"),
+    };
+    find_keys(ev->context, ctx, N_CONTEXT);
+    ev->actor = as_object(ctx[ACTOR].found);
+    ev->usage = as_object(ctx[USAGE].found);
+    ev->labels = as_object(ctx[LABELS].found);
+    ev->model = rp_json_str(ctx[MODEL].found);
+    ev->harness = rp_json_str(ctx[HARNESS].found);
+    ev->cwd = rp_json_str(ctx[CWD].found);
+    ev->home = rp_json_str(ctx[HOME].found);
+    ev->user = rp_json_str(ctx[USER].found);
     if (ev->user == NULL)
         ev->user = rp_json_get_str(ev->actor, "run_as");
-    ev->parent_session_id = rp_json_get_str(ctx, "parent_session_id");
-    ev->root_session_id = rp_json_get_str(ctx, "root_session_id");
-    ev->host = rp_json_get_str(ctx, "host");
-    ev->tool_use_id = rp_json_get_str(ctx, "tool_use_id");
-    ev->permission_mode = rp_json_get_str(ctx, "permission_mode");
+    ev->parent_session_id = rp_json_str(ctx[PARENT_SESSION_ID].found);
+    ev->root_session_id = rp_json_str(ctx[ROOT_SESSION_ID].found);
+    ev->host = rp_json_str(ctx[HOST].found);
+    ev->tool_use_id = rp_json_str(ctx[TOOL_USE_ID].found);
+    ev->permission_mode = rp_json_str(ctx[PERMISSION_MODE].found);
     return true;
 }
 

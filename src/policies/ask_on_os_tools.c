@@ -90,7 +90,9 @@ static int ask_os_evaluate(const void *instance, const rp_event *ev, const rp_js
     }
 
     rp_buf b = {0};
-    rp_buf_printf(&b, "Agent wants to call %s(", tool);
+    rp_buf_puts(&b, "Agent wants to call ");
+    rp_buf_puts(&b, tool);
+    rp_buf_putc(&b, '(');
     rp_py_repr(&b, preview);
     rp_buf_puts(&b, "). Approve?");
     out->verdict = RP_ASK;

@@ -58,13 +58,16 @@ static int detect_loop_create(const rp_json *params, rp_arena *a, void **instanc
 }
 
 /* SHA-256 hex of the Python canonical form of {"a": arguments, "t": name}. */
-static void call_hash(const rp_json *name, const rp_json *arguments, rp_arena *a, char hex[65])
+static void call_hash(const rp_json *name, const rp_json *arguments, char hex[65])
 {
+    /* The two-member object lives on the stack: it is only written, never kept. */
+    rp_json_member members[2] = {{.key = "a", .key_len = 1, .value = *arguments},
+                                 {.key = "t", .key_len = 1, .value = *name}};
     rp_json call = rp_json_make_object();
     rp_buf text = {0};
 
-    rp_json_object_set(a, &call, "a", *arguments);
-    rp_json_object_set(a, &call, "t", *name);
+    call.v.members = members;
+    call.len = call.cap = 2;
     rp_json_write_python(&text, &call);
     rp_sha256_hex(text.data ? text.data : "", text.len, hex);
     rp_buf_free(&text);
@@ -90,7 +93,7 @@ static int detect_loop_evaluate(const void *instance, const rp_event *ev, const 
         arguments = &empty_object;
 
     char hex[65];
-    call_hash(name, arguments, ctx->arena, hex);
+    call_hash(name, arguments, hex);
 
     /* recent = the string items of the stored list (anything else counts as empty), plus the new
      * hash, keeping the last `window`. */
@@ -115,8 +118,9 @@ static int detect_loop_evaluate(const void *instance, const rp_event *ev, const 
                 continue;
             if (item->len == 64 && memcmp(item->v.s, hex, 64) == 0)
                 count++;
-            rp_json_array_push(ctx->arena, &recent,
-                               rp_json_make_stringn(ctx->arena, item->v.s, item->len));
+            /* The stored string itself, not a copy: the snapshot lives as long as the result
+             * (the engine already shares nested snapshot values), and applying a SET clones. */
+            rp_json_array_push(ctx->arena, &recent, *item);
         }
     }
     rp_json_array_push(ctx->arena, &recent, rp_json_make_string(ctx->arena, hex));

@@ -91,6 +91,17 @@ void rp_py_repr_str(rp_buf *out, const char *s, size_t n)
 
     rp_buf_putc(out, quote);
     for (size_t pos = 0; pos < n;) {
+        /* A run of printable ASCII that needs no escape goes out in one append (the loop below
+         * would copy the same bytes one at a time). */
+        size_t run = pos;
+        while (run < n && (unsigned char)s[run] >= 0x20 && (unsigned char)s[run] < 0x7f &&
+               s[run] != quote && s[run] != '\\')
+            run++;
+        if (run > pos) {
+            rp_buf_append(out, s + pos, run - pos);
+            pos = run;
+            continue;
+        }
         uint32_t cp;
         size_t len = rp_py_utf8_next(s + pos, n - pos, &cp);
 

@@ -1,4 +1,5 @@
-/* test_core_sha256.c — FIPS 180-4 / NIST example vectors and incremental hashing. */
+/* test_core_sha256.c — FIPS 180-4 / NIST example vectors and incremental hashing, through both
+ * block functions (SHA-NI when the CPU has it, and the portable one). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -80,6 +81,50 @@ static void test_padding_boundaries(void **state)
     assert_hex(a, 64, "ffe054fe7ae0cb6dc65c3af9b61d5209f439851db43d0ba5997337df154668eb");
 }
 
+/* Every length 0..200 (all padding cases, one to four blocks) hashes the same on both paths,
+ * one-shot and fed a byte at a time. */
+static void test_paths_agree(void **state)
+{
+    (void)state;
+    unsigned char data[200];
+    for (int i = 0; i < 200; i++)
+        data[i] = (unsigned char)(i * 131 + 17);
+    for (size_t len = 0; len <= 200; len++) {
+        char fast[65], portable[65];
+        rp_sha256_force_portable(false);
+        rp_sha256_hex(data, len, fast);
+        rp_sha256_force_portable(true);
+        rp_sha256_hex(data, len, portable);
+        assert_string_equal(fast, portable);
+
+        rp_sha256 h;
+        uint8_t digest[32];
+        char bytewise[65];
+        rp_sha256_init(&h);
+        for (size_t i = 0; i < len; i++)
+            rp_sha256_update(&h, data + i, 1);
+        rp_sha256_final(&h, digest);
+        for (int i = 0; i < 32; i++)
+            snprintf(bytewise + 2 * i, 3, "%02x", digest[i]);
+        assert_string_equal(bytewise, portable);
+    }
+    rp_sha256_force_portable(false);
+}
+
+static int use_cpu_choice(void **state)
+{
+    (void)state;
+    rp_sha256_force_portable(false);
+    return 0;
+}
+
+static int use_portable(void **state)
+{
+    (void)state;
+    rp_sha256_force_portable(true);
+    return 0;
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -87,6 +132,11 @@ int main(void)
         cmocka_unit_test(test_million_a),
         cmocka_unit_test(test_incremental_equals_one_shot),
         cmocka_unit_test(test_padding_boundaries),
+        cmocka_unit_test(test_paths_agree),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    printf("SHA-256 block function chosen by CPU: %s\n",
+           rp_sha256_accelerated() ? "SHA-NI" : "portable");
+    int failed = cmocka_run_group_tests_name("cpu choice", tests, use_cpu_choice, NULL);
+    failed += cmocka_run_group_tests_name("portable", tests, use_portable, use_cpu_choice);
+    return failed;
 }
