@@ -283,6 +283,7 @@ static int eval_run(int argc, char **argv)
     rp_config *cfg = load_config(&o, &probe);
     rp_cli_print_diags(cfg, stderr);
     rp_store *store = NULL;
+    bool store_failed = false;
     FILE *in = NULL;
     if (cfg->n_errors > 0) {
         fprintf(stderr, "rampart eval: %zu configuration error%s; nothing evaluated\n",
@@ -298,8 +299,9 @@ static int eval_run(int argc, char **argv)
             store = probe.store;
             probe.store = NULL;
         } else if (!(store = rp_cli_open_store(dir))) {
-            status = RP_EXIT_FAIL;
-            goto done;
+            /* Still answer every event, fail-closed: a host reading no decision (or only an
+             * exit status) might let the call through. */
+            store_failed = true;
         }
     }
 
@@ -319,8 +321,11 @@ static int eval_run(int argc, char **argv)
         .fs = NULL,
         .single_policy = o.policy != NULL,
         .audit = store != NULL,
+        .store_unavailable = store_failed ? "it cannot be opened" : NULL,
     };
     status = eval_stream(cfg, &opts, in ? in : stdin, in_name);
+    if (store_failed)
+        status = RP_EXIT_FAIL;
     /* Retention runs after the answers are out, so it never delays a decision; 0 keeps all. */
     if (store && cfg->audit_retention_days > 0) {
         int64_t cutoff = rp_now_us() - cfg->audit_retention_days * 86400LL * 1000000LL;

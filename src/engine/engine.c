@@ -27,8 +27,8 @@ typedef struct compose {
     const rp_engine *engine; /* for instance-owned keys of other slots; NULL in single mode */
     rp_eval_ctx *ctx;
     rp_arena *a;
-    update_list applied;  /* ALLOW/ABSTAIN predecessors (and the denier, on DENY) */
-    update_list all;      /* everything, for ASK */
+    update_list applied;    /* ALLOW/ABSTAIN predecessors (and the denier, on DENY) */
+    update_list all;        /* everything, for ASK */
     rp_json *allowed_state; /* snapshot + applied; NULL until the first update */
     rp_json *all_state;     /* snapshot + all; NULL until an ASK carries or precedes updates */
     const rp_json *snapshot;
@@ -39,13 +39,20 @@ typedef struct compose {
     rp_json labels;
     const rp_json *data;
     const char *last_reason; /* the last policy's own reason (single-policy mode reports it) */
+    /* Static keys written so far in this pass, with the policy type that wrote them, so that
+     * two instances of one builtin (say a user and a project budget) keep one count. */
+    const rp_policy_type **written_types;
+    const char **written_keys;
+    bool *written_by_ask; /* an ASK's updates apply only if it is approved */
+    size_t n_written, cap_written;
 } compose;
 
 static void list_push(rp_arena *a, update_list *l, const rp_state_update *u)
 {
     if (l->n == l->cap) {
         size_t cap = l->cap ? l->cap * 2 : 8;
-        l->items = rp_arena_realloc(a, l->items, l->cap * sizeof(*l->items), cap * sizeof(*l->items));
+        l->items =
+            rp_arena_realloc(a, l->items, l->cap * sizeof(*l->items), cap * sizeof(*l->items));
         l->cap = cap;
     }
     l->items[l->n++] = *u;
@@ -193,6 +200,63 @@ static void tag_updates(rp_result *r, const char *policy)
         r->updates[i].policy = policy;
 }
 
+/* Whether an earlier update of type t to key makes this one redundant: it will be applied
+ * whenever this one would be. A non-ASK writer's updates apply on ALLOW, DENY (it precedes the
+ * denier) and approval; an ASKer's only on approval, so it covers only another ASKer. */
+static bool covered_by_earlier(const compose *c, const rp_policy_type *t, const char *key,
+                               bool asking)
+{
+    for (size_t i = 0; i < c->n_written; i++)
+        if (c->written_types[i] == t && strcmp(c->written_keys[i], key) == 0 &&
+            (!c->written_by_ask[i] || asking))
+            return true;
+    return false;
+}
+
+static void remember_written(compose *c, const rp_policy_type *t, const char *key, bool asking)
+{
+    if (c->n_written == c->cap_written) {
+        size_t cap = c->cap_written ? c->cap_written * 2 : 8;
+        c->written_types = rp_arena_realloc(c->a, c->written_types,
+                                            c->cap_written * sizeof(*c->written_types),
+                                            cap * sizeof(*c->written_types));
+        c->written_keys = rp_arena_realloc(c->a, c->written_keys,
+                                           c->cap_written * sizeof(*c->written_keys),
+                                           cap * sizeof(*c->written_keys));
+        c->written_by_ask = rp_arena_realloc(c->a, c->written_by_ask,
+                                             c->cap_written * sizeof(*c->written_by_ask),
+                                             cap * sizeof(*c->written_by_ask));
+        c->cap_written = cap;
+    }
+    c->written_types[c->n_written] = t;
+    c->written_keys[c->n_written] = key;
+    c->written_by_ask[c->n_written++] = asking;
+}
+
+/* A builtin's fixed keys (the tool-call count, the loop window, …) describe the session, not
+ * one instance: when two instances of the same builtin run in one pass — a user's budget and a
+ * project's, say — a later instance's update to such a key is dropped when an earlier one's
+ * will apply anyway, so each call is counted once and every instance judges the same history.
+ * Types whose key is configurable (risk_score_policy's state_key) are left alone: their
+ * instances may score differently. */
+static void drop_shared_key_repeats(compose *c, const rp_policy_slot *slot, rp_result *r)
+{
+    if (slot->type->instance_owned_key != NULL || slot->type->owned_keys == NULL)
+        return;
+    bool asking = r->verdict == RP_ASK;
+    size_t kept = 0;
+    for (size_t i = 0; i < r->n_updates; i++) {
+        const char *key = r->updates[i].key;
+        if (rp_registry_key_owned_by(slot->type, NULL, key)) {
+            if (covered_by_earlier(c, slot->type, key, asking))
+                continue;
+            remember_written(c, slot->type, key, asking);
+        }
+        r->updates[kept++] = r->updates[i];
+    }
+    r->n_updates = kept;
+}
+
 /* Tries a batch on a scratch state (created from the snapshot on first use). */
 static int try_batch(compose *c, rp_json **scratch, const rp_result *r, char *err, size_t size)
 {
@@ -200,6 +264,11 @@ static int try_batch(compose *c, rp_json **scratch, const rp_result *r, char *er
         return 0;
     if (*scratch == NULL)
         *scratch = clone_state(c->a, c->snapshot);
+    /* A single update that fails leaves the state as it was (rp_state_apply's contract), so it
+     * can go straight onto the scratch copy; a longer batch may fail halfway, so it is tried on
+     * a copy of the copy. Most policies write one key. */
+    if (r->n_updates == 1)
+        return rp_state_apply(c->a, *scratch, r->updates, 1, err, size);
     rp_json *trial = clone_state(c->a, *scratch);
     if (rp_state_apply(c->a, trial, r->updates, r->n_updates, err, size) != 0)
         return -1;
@@ -248,6 +317,7 @@ static bool run_slot(compose *c, const rp_policy_slot *slot, rp_event *ev, rp_de
         return true;
     }
     tag_updates(&r, slot->name);
+    drop_shared_key_repeats(c, slot, &r);
     *verdict = r.verdict;
     c->last_reason = r.reason;
 
@@ -298,8 +368,10 @@ static bool run_slot(compose *c, const rp_policy_slot *slot, rp_event *ev, rp_de
         push_asker(c, slot->name);
         if (c->ask_reasons.len > 0)
             rp_buf_puts(&c->ask_reasons, "; ");
-        rp_buf_printf(&c->ask_reasons, "%s: %s", slot->name,
-                      (r.reason && r.reason[0]) ? r.reason : "approval required");
+        /* "<policy>: <reason>", appended piecewise rather than through printf. */
+        rp_buf_puts(&c->ask_reasons, slot->name);
+        rp_buf_append(&c->ask_reasons, ": ", 2);
+        rp_buf_puts(&c->ask_reasons, (r.reason && r.reason[0]) ? r.reason : "approval required");
     }
     return false;
 }
@@ -359,8 +431,8 @@ void rp_engine_evaluate(const rp_engine *engine, const rp_event *event, const rp
     compose_finish(&c, out, decided);
 }
 
-void rp_engine_evaluate_one(const rp_policy_slot *slot, const rp_event *event,
-                            const rp_json *state, rp_eval_ctx *ctx, rp_decision *out)
+void rp_engine_evaluate_one(const rp_policy_slot *slot, const rp_event *event, const rp_json *state,
+                            rp_eval_ctx *ctx, rp_decision *out)
 {
     compose c;
     rp_event ev = *event;

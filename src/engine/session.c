@@ -67,24 +67,17 @@ static rp_json updates_to_json(rp_arena *a, const rp_state_update *u, size_t n)
     return list;
 }
 
-static bool action_from_name(const char *s, rp_update_action *out)
+/* A pending ASK whose call later reports a result was approved by the person: the host only
+ * runs an asked-about tool once someone said yes. The withheld updates are not replayed as
+ * stored — a SET of a window computed at ASK time would wipe whatever happened since — but the
+ * call (rebuilt from the result's request_data) is evaluated again on the current state and that
+ * pass's updates apply, as the reference re-evaluates after an approval. */
+static int apply_approved_pending(const rp_config *cfg, const rp_session_opts *opts,
+                                  const char *sid, const rp_event *ev, rp_eval_ctx *ctx,
+                                  rp_json **state, char *err, size_t err_size)
 {
-    static const rp_update_action all[] = {RP_UPDATE_SET, RP_UPDATE_INCREMENT, RP_UPDATE_APPEND,
-                                           RP_UPDATE_DELETE};
-    for (size_t i = 0; s && i < sizeof(all) / sizeof(all[0]); i++) {
-        if (strcmp(s, rp_update_action_name(all[i])) == 0) {
-            *out = all[i];
-            return true;
-        }
-    }
-    return false;
-}
-
-/* A pending ASK whose call later reports a result was approved by the person (the host only
- * runs an asked-about tool once someone said yes), so its withheld updates now apply. */
-static int apply_approved_pending(rp_store *store, const char *sid, const rp_event *ev,
-                                  rp_arena *a, rp_json *state, char *err, size_t err_size)
-{
+    rp_store *store = opts->store;
+    rp_arena *a = ctx->arena;
     if (ev->type != RP_EV_TOOL_RESULT || ev->tool_use_id == NULL || ev->tool_use_id[0] == '\0')
         return 0;
     rp_json *pending = NULL;
@@ -92,21 +85,28 @@ static int apply_approved_pending(rp_store *store, const char *sid, const rp_eve
         snprintf(err, err_size, "%s", rp_store_error(store));
         return -1;
     }
-    if (pending == NULL || pending->type != RP_JSON_ARRAY)
+    if (pending == NULL || !rp_json_is_object(ev->request_data) || ev->tool_name == NULL)
+        return 0; /* nothing was asked, or the host did not say what ran */
+
+    rp_json data = rp_json_make_object();
+    rp_json_object_set(a, &data, "name", rp_json_make_string_ref(ev->tool_name));
+    const rp_json *args = rp_json_get(ev->request_data, "arguments");
+    rp_json_object_set(a, &data, "arguments", args ? *args : rp_json_make_object());
+    rp_json call = rp_json_make_object();
+    rp_json_object_set(a, &call, "type", rp_json_make_string_ref("tool_call"));
+    rp_json_object_set(a, &call, "target", rp_json_make_string_ref(ev->tool_name));
+    rp_json_object_set(a, &call, "data", data);
+    if (ev->context)
+        rp_json_object_set(a, &call, "context", *ev->context);
+    rp_event call_ev;
+    if (!rp_event_from_json(&call, &call_ev))
         return 0;
-    for (uint32_t i = 0; i < pending->len; i++) {
-        const rp_json *item = &pending->v.items[i];
-        rp_state_update u;
-        memset(&u, 0, sizeof(u));
-        u.key = rp_json_get_str(item, "key");
-        const rp_json *value = rp_json_get(item, "value");
-        u.value = value ? *value : rp_json_make_null();
-        if (u.key == NULL || !action_from_name(rp_json_get_str(item, "action"), &u.action))
-            continue; /* written by us; a damaged entry is skipped rather than fatal */
-        char why[256];
-        if (rp_state_apply(a, state, &u, 1, why, sizeof(why)) != 0)
-            continue; /* the state moved on since the ASK; the stale update no longer fits */
-    }
+
+    rp_decision d;
+    evaluate(cfg, opts, &call_ev, *state, ctx, &d);
+    const rp_json *after = d.result == RP_ASK ? d.approved_state : d.new_state;
+    if (after != NULL)
+        *state = rp_json_new(a, *after);
     return 0;
 }
 
@@ -148,7 +148,7 @@ static rp_session_status eval_stateful(const rp_config *cfg, const rp_session_op
         goto store_failed;
     if (rp_store_load_state(store, sid, a, &state) != 0)
         goto store_failed_rollback;
-    if (apply_approved_pending(store, sid, ev, a, state, err, err_size) != 0)
+    if (apply_approved_pending(cfg, opts, sid, ev, ctx, &state, err, err_size) != 0)
         goto store_failed_rollback;
 
     evaluate(cfg, opts, ev, state, ctx, &d);
@@ -158,7 +158,13 @@ static rp_session_status eval_stateful(const rp_config *cfg, const rp_session_op
         to_save = NULL;
         if (opts->on_ask == RP_ON_ASK_APPROVE) {
             to_save = d.approved_state;
-        } else if (opts->on_ask == RP_ON_ASK_REPORT && d.n_withheld > 0) {
+        } else if (opts->on_ask == RP_ON_ASK_REPORT && d.n_withheld > 0 &&
+                   ev->type == RP_EV_TOOL_CALL && ev->tool_use_id != NULL &&
+                   ev->tool_use_id[0] != '\0') {
+            /* Parked only where an answer can be recognised later: a tool call with the host's
+             * id, whose tool_result then shows it was approved. Elsewhere nothing would ever
+             * claim the entry; a declined or unanswerable ASK leaves no trace, as in the
+             * reference. */
             rp_json updates = updates_to_json(a, d.withheld, d.n_withheld);
             rp_json askers = rp_json_make_array();
             for (size_t i = 0; i < d.n_policies; i++)
@@ -212,13 +218,23 @@ rp_session_status rp_session_eval(const rp_config *cfg, const rp_session_opts *o
         snprintf(err, err_size, "the event is a JSON %s, not an object",
                  rp_json_type_name(root->type));
         status = RP_SESSION_BAD_EVENT;
+    } else if (rp_json_get(root, "session_id") != NULL && ev.session_id == NULL &&
+               rp_json_get(root, "session_id")->type != RP_JSON_NULL) {
+        /* Falling back to "default" would merge this session's state with unrelated ones. */
+        snprintf(err, err_size, "session_id must be a string, got %s",
+                 rp_json_type_name(rp_json_get(root, "session_id")->type));
+        status = RP_SESSION_BAD_EVENT;
     } else {
         rp_eval_ctx ctx;
         memset(&ctx, 0, sizeof(ctx));
         ctx.arena = a;
         ctx.now_us = rp_now_us();
         ctx.fs = opts->fs ? opts->fs : &rp_fs_view_real;
-        if (opts->store != NULL) {
+        if (opts->store_unavailable != NULL) {
+            snprintf(err, err_size, "%s", opts->store_unavailable);
+            write_fail_closed(cfg, out, err);
+            status = RP_SESSION_STORE_ERROR;
+        } else if (opts->store != NULL) {
             status = eval_stateful(cfg, opts, &ev, &ctx, out, err, err_size);
         } else {
             static const rp_json empty_object = {.type = RP_JSON_OBJECT};

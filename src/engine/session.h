@@ -23,6 +23,10 @@ typedef struct rp_session_opts {
     bool single_policy;     /* evaluate only the first slot and report ABSTAIN as such */
     bool audit;             /* write an audit row per decision (stateful only) */
     rp_arena *arena;        /* optional scratch arena, reset per event (hot loops); NULL = own */
+    /* Stateful evaluation was asked for but the store could not be opened: every well-formed
+     * event gets the config's on_error decision with this text, as a mid-stream store failure
+     * would (RP_SESSION_STORE_ERROR). NULL otherwise. */
+    const char *store_unavailable;
 } rp_session_opts;
 
 typedef enum rp_session_status {

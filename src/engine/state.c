@@ -57,6 +57,12 @@ static int increment(rp_json *current, const rp_json *delta, rp_json *result, ch
     }
     double x, y;
     if (as_double(current, &x) && as_double(delta, &y)) {
+        /* JSON cannot hold an infinity: it would be stored as null and read back as absent,
+         * which would quietly reset the counter. */
+        if (!isfinite(x + y)) {
+            snprintf(err, err_size, "increment of '%s' leaves the range of a double", key);
+            return -1;
+        }
         *result = rp_json_make_double(x + y);
         return 0;
     }

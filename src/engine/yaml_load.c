@@ -430,6 +430,12 @@ static bool load_scalar(loader *L, yaml_event_t *ev, parsed_node *out)
         fail(L, out->line, out->col, "'%.*s' is not a valid %s", (int)(n > 60 ? 60 : n), s,
              kind_tag_name(want));
         out->value = rp_json_make_null();
+    } else if (out->value.type == RP_JSON_DOUBLE && !isfinite(out->value.v.d)) {
+        /* .inf and .nan are valid YAML, but no rampart setting means anything with them, and
+         * a state update carrying one would be stored as null (JSON has no infinity). */
+        fail(L, out->line, out->col, "'%.*s': infinite and NaN numbers are not allowed", (int)n,
+             s);
+        out->value = rp_json_make_null();
     }
     return true;
 }

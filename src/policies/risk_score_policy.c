@@ -14,6 +14,7 @@
 #include "policies/builtins.h"
 #include "policies/common.h"
 #include "policies/pyrepr.h"
+#include "policies/registry.h"
 
 #define LABEL_MAX_DEPTH 20
 
@@ -172,6 +173,12 @@ static int points_table(const rp_json *obj, const char *param, bool lower, rp_ar
         if (!num_from_json(&m->value, &points))
             return rp_param_fail(err, param, "%s['%s'] must be a number, got %s", param, m->key,
                                  rp_json_type_name(m->value.type));
+        /* Stricter than the reference: negative points would let a tool (or a label an agent
+         * can plant in a result) lower the session's score. */
+        double as_double = 0;
+        if (rp_json_number(&m->value, &as_double) && as_double < 0)
+            return rp_param_fail(err, param, "%s['%s'] must be >= 0, got %g", param, m->key,
+                                 as_double);
         size_t len = m->key_len;
         const char *name = lower ? rp_py_lower(a, m->key, m->key_len, &len)
                                  : rp_arena_strndup(a, m->key, m->key_len);
@@ -237,6 +244,10 @@ static int risk_score_create(const rp_json *params, rp_arena *a, void **instance
     const char *state_key = rp_json_get_str(params, "state_key");
     if (state_key == NULL || state_key[0] == '\0')
         return rp_param_fail(err, "state_key", "state_key must be a non-empty string");
+    /* Another builtin's key would let this policy rewrite, say, the tool-call budget. */
+    if (strcmp(state_key, "risk_score") != 0 && rp_registry_key_reserved(state_key))
+        return rp_param_fail(err, "state_key",
+                             "state_key '%s' is reserved by another builtin policy", state_key);
     r->state_key = rp_arena_strdup(a, state_key);
 
     const char *reason = rp_json_get_str(params, "reason");

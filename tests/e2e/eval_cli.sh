@@ -207,6 +207,41 @@ run_rampart "$OUT" "$ERR" log --state-dir "$TMP/audit" --json
 check "audit.retention_days: rows older than 30 days are pruned, the new one kept" \
     json_lines "$OUT" 'len(d) == 1 and d[0]["time"].startswith("2026-04-20")'
 
+# ---- an approved ASK is re-evaluated on the current state, not replayed ----
+cat >"$TMP/approve.yaml" <<'EOF'
+policies:
+  os: {handler: ask_on_os_tools}
+  loop: {handler: detect_loop, factory_params: {window: 10, threshold: 3}}
+EOF
+{
+    tool_call ap Bash '{"command":"make"}' '"context":{"tool_use_id":"t1"}'
+    tool_call ap x '{}' '"context":{"tool_use_id":"t2"}'
+    tool_call ap x '{}' '"context":{"tool_use_id":"t3"}'
+    echo '{"type":"tool_result","session_id":"ap","target":"Bash","data":{"result":"ok"},"request_data":{"name":"Bash","arguments":{"command":"make"}},"context":{"tool_use_id":"t1"}}'
+    tool_call ap x '{}' '"context":{"tool_use_id":"t4"}'
+} >"$TMP/approve.jsonl"
+run_rampart "$OUT" "$ERR" eval -c "$TMP/approve.yaml" --state-dir "$TMP/approve" "$TMP/approve.jsonl"
+check "approval (a tool_result for an asked call) keeps the loop window built since the ASK" \
+    json_lines "$OUT" '[x["result"] for x in d] == ["ASK", "ALLOW", "ALLOW", "ALLOW", "ASK"]
+        and "3 times" in d[4]["reason"]'
+echo '{"type":"tool_call","session_id":["a"],"data":{"name":"x"}}' >"$TMP/badsid.jsonl"
+run_rampart "$OUT" "$ERR" eval -c "$TMP/approve.yaml" --state-dir "$TMP/approve" "$TMP/badsid.jsonl"
+expect_rc "a non-string session_id is a bad event, not the default session" 1
+check "... answered in place" json_lines "$OUT" 'list(d[0]) == ["error"] and "session_id" in d[0]["error"]'
+
+# ---- a store that cannot be opened: every event still gets a fail-closed answer ----
+mkdir -p "$TMP/brokenstore/state.db"
+{ tool_call s9 Read '{}'; echo 'not json'; tool_call s9 Bash '{"command":"ls"}'; } >"$TMP/three.jsonl"
+run_rampart "$OUT" "$ERR" eval -c "$TMP/cap2.yaml" --state-dir "$TMP/brokenstore" "$TMP/three.jsonl"
+expect_rc "an unopenable store makes eval exit 1" 1
+check "... but each event is answered with on_error (DENY), malformed lines as errors" \
+    json_lines "$OUT" 'len(d) == 3 and d[0]["result"] == "DENY" and "state store" in d[0]["reason"]
+        and list(d[1]) == ["error"] and d[2]["result"] == "DENY"'
+printf 'policies:\n  cap: {handler: max_tool_calls_per_session}\non_error: ask\n' >"$TMP/onerr-ask.yaml"
+run_rampart "$OUT" "$ERR" eval -c "$TMP/onerr-ask.yaml" --state-dir "$TMP/brokenstore" "$TMP/three.jsonl"
+check "... with on_error: ask the answer is ASK" \
+    json_lines "$OUT" 'd[0]["result"] == "ASK" and d[2]["result"] == "ASK"'
+
 # ---- validate ----
 run_rampart "$OUT" "$ERR" validate "$ROOT/examples/rampart.yaml"
 expect_rc "validate examples/rampart.yaml" 0

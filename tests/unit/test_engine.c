@@ -63,6 +63,16 @@ static const rp_policy_type fake_type = {
     .evaluate = fake_evaluate,
 };
 
+/* A type that owns a fixed key, like max_tool_calls_per_session owns its counter. */
+static const char *const counting_keys[] = {"shared_n", NULL};
+static const rp_policy_type counting_type = {
+    .name = "counting",
+    .module = "tests",
+    .description = "scripted, owns shared_n",
+    .owned_keys = counting_keys,
+    .evaluate = fake_evaluate,
+};
+
 typedef struct fixture {
     rp_arena arena;
     rp_eval_ctx ctx;
@@ -338,6 +348,34 @@ static void test_single_policy_reports_abstain_and_own_reason(void **unused)
     rp_arena_free(&f.arena);
 }
 
+/* Two instances of one builtin (a user's and a project's budget) count each call once. */
+static void test_same_type_shares_its_fixed_keys(void **unused)
+{
+    (void)unused;
+    fixture f;
+    setup_fixture(&f, tool_call, "{\"shared_n\":4}");
+    script inc = {.verdict = RP_ALLOW, .key = "shared_n", .action = RP_UPDATE_INCREMENT,
+                  .value_json = "1"};
+    add(&f, "user_budget", &inc);
+    add(&f, "project_budget", &inc);
+    f.slots[0].type = &counting_type;
+    f.slots[1].type = &counting_type;
+    run(&f);
+    assert_int_equal(f.d.result, RP_ALLOW);
+    assert_int_equal(f.d.n_apply, 1);
+    assert_int_equal(rp_json_get(f.d.new_state, "shared_n")->v.i, 5);
+
+    /* an ASKer's update covers only another ASKer: a later ALLOW must still count, or a DENY
+     * further on would lose the call */
+    script ask = {.verdict = RP_ASK, .key = "shared_n", .action = RP_UPDATE_INCREMENT,
+                  .value_json = "1"};
+    f.slots[0].instance = &ask;
+    run(&f);
+    assert_int_equal(f.d.result, RP_ASK);
+    assert_int_equal(f.d.n_withheld, 2);
+    rp_arena_free(&f.arena);
+}
+
 static void test_state_apply_rules(void **unused)
 {
     (void)unused;
@@ -364,6 +402,12 @@ static void test_state_apply_rules(void **unused)
     assert_int_equal(rp_state_apply(&a, st, &overflow, 1, err, sizeof(err)), 0);
     assert_int_equal(rp_state_apply(&a, st, &overflow, 1, err, sizeof(err)), -1);
     assert_non_null(strstr(err, "overflow"));
+    /* a double sum that leaves the finite range would be stored as null: an error instead */
+    rp_state_update huge = {.key = "h", .action = RP_UPDATE_INCREMENT,
+                            .value = rp_json_make_double(1e308)};
+    assert_int_equal(rp_state_apply(&a, st, &huge, 1, err, sizeof(err)), 0);
+    assert_int_equal(rp_state_apply(&a, st, &huge, 1, err, sizeof(err)), -1);
+    assert_non_null(strstr(err, "range of a double"));
     rp_arena_free(&a);
 }
 
@@ -396,6 +440,7 @@ int main(void)
         cmocka_unit_test(test_condition_gate),
         cmocka_unit_test(test_labels_whitelist),
         cmocka_unit_test(test_single_policy_reports_abstain_and_own_reason),
+        cmocka_unit_test(test_same_type_shares_its_fixed_keys),
         cmocka_unit_test(test_state_apply_rules),
         cmocka_unit_test(test_ask_key),
     };

@@ -59,6 +59,13 @@ static void test_create_checks(void **unused)
         "{\"state_key\": \"\"}",
         "{\"threshold\": \"50\"}",
         "{\"tool_points\": []}",
+        /* stricter than the reference: points may not lower the score */
+        "{\"tool_points\": {\"neg\": -1}}",
+        "{\"sensitive_labels\": {\"public\": -100}}",
+        /* another builtin's reserved key would let this policy rewrite it */
+        "{\"state_key\": \"_policy_tool_call_count\"}",
+        "{\"state_key\": \"_thrashing_results\"}",
+        "{\"state_key\": \"gmail_created_draft_ids\"}",
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         pt_create(&p, T, bad[i]);
@@ -83,11 +90,11 @@ static void test_tool_points(void **unused)
     PT_EXPECT(&p, "{\"type\":\"request\",\"data\":\"hello\"}", RP_ABSTAIN, NULL, NULL);
     PT_EXPECT(&p, "{\"type\":\"response\",\"data\":\"hello\"}", RP_ABSTAIN, NULL, NULL);
     pt_policy_free(&p);
-    /* "x__y" matches both entries: their points add up; zero or negative points abstain */
+    /* "x__y" matches both entries: their points add up; zero points abstain */
     pt_create(&p, T,
-              "{\"tool_points\": {\"x__y\": 2, \"y\": 3, \"neg\": -1}, \"state_key\": \"k\"}");
+              "{\"tool_points\": {\"x__y\": 2, \"y\": 3, \"zero\": 0}, \"state_key\": \"k\"}");
     PT_EXPECT(&p, CALL("x__y", "{}"), RP_ALLOW, NULL, INC("k", "5"));
-    PT_EXPECT(&p, CALL("neg", "{}"), RP_ABSTAIN, NULL, NULL);
+    PT_EXPECT(&p, CALL("zero", "{}"), RP_ABSTAIN, NULL, NULL);
     pt_policy_free(&p);
 }
 
