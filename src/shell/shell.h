@@ -130,16 +130,17 @@ struct rp_sh_command {
                                      commands: the span of the outermost command) */
 };
 
-typedef struct rp_sh_parse {
+/* The result of a parse. Spelled `struct rp_sh_parse` (no typedef: the name is the function's). */
+struct rp_sh_parse {
     rp_sh_command *commands; /* in source order; a wrapper precedes what it runs */
     size_t n_commands;
     bool unreadable;        /* the command string cannot be fully read */
     const char *error;      /* why, when unreadable (static or arena text) */
     size_t error_offset;
-} rp_sh_parse;
+};
 
 /* Parses src[0..len). Returns 0, or -1 when unreadable (out is filled either way). */
-int rp_sh_parse(rp_arena *a, const char *src, size_t len, rp_sh_parse *out);
+int rp_sh_parse(rp_arena *a, const char *src, size_t len, struct rp_sh_parse *out);
 
 /* Convenience: whether word i of c exists, is static and equals lit. */
 bool rp_sh_word_is(const rp_sh_command *c, size_t i, const char *lit);
