@@ -43,3 +43,8 @@ set_tests_properties(${RAMPART_E2E_TESTS} PROPERTIES
 add_test(NAME conformance.json_differential
          COMMAND ${RAMPART_PYTHON} ${CMAKE_SOURCE_DIR}/tests/conformance/json_differential.py
                  $<TARGET_FILE:json_roundtrip>)
+
+# The shell parser against bash itself: validity (bash -n) and the argv of simple commands.
+add_test(NAME conformance.shell_differential
+         COMMAND ${RAMPART_PYTHON} ${CMAKE_SOURCE_DIR}/tests/conformance/shell_differential.py
+                 $<TARGET_FILE:shell_words> ${RAMPART_SHARED_DIR}/vectors/policies.jsonl)

@@ -1,0 +1,222 @@
+/* shell.c — rp_sh_parse and the state it shares with the lexer, the grammar and the unwrapper:
+ * growable stacks in the arena, the command list, failure, offsets. */
+#include <string.h>
+
+#include "shell/shell_internal.h"
+
+/* Grows an arena array of elem_size elements to hold at least need elements. */
+static void *grow(rp_arena *a, void *old, size_t *cap, size_t need, size_t elem_size)
+{
+    if (need <= *cap)
+        return old;
+    size_t new_cap = *cap ? *cap * 2 : 16;
+    while (new_cap < need)
+        new_cap *= 2;
+    void *p = rp_arena_realloc(a, old, *cap * elem_size, new_cap * elem_size);
+    *cap = new_cap;
+    return p;
+}
+
+void sh_fail(sh_src *s, size_t pos, const char *why)
+{
+    sh_state *st = s->st;
+    if (!st->failed) {
+        st->failed = true;
+        st->error = why;
+        st->error_offset = sh_offset(s, pos);
+    }
+    s->pos = s->end; /* every loop ends at the end of input */
+}
+
+void sh_fail_state(sh_state *st, size_t offset, const char *why)
+{
+    if (!st->failed) {
+        st->failed = true;
+        st->error = why;
+        st->error_offset = offset > st->top_len ? st->top_len : offset;
+    }
+}
+
+size_t sh_offset(const sh_src *s, size_t pos)
+{
+    size_t off = s->exact ? s->base + pos : s->base;
+    return off > s->st->top_len ? s->st->top_len : off;
+}
+
+void sh_src_init(sh_src *s, sh_state *st, const char *text, size_t len, size_t base, bool exact)
+{
+    memset(s, 0, sizeof *s);
+    s->st = st;
+    s->text = text;
+    s->end = len;
+    s->base = base;
+    s->exact = exact;
+}
+
+void sh_push_word(sh_state *st, const rp_sh_word *w)
+{
+    st->words = grow(st->arena, st->words, &st->cap_words, st->n_words + 1, sizeof *w);
+    st->words[st->n_words++] = *w;
+}
+
+void sh_push_assign(sh_state *st, const rp_sh_word *w)
+{
+    st->assigns = grow(st->arena, st->assigns, &st->cap_assigns, st->n_assigns + 1, sizeof *w);
+    st->assigns[st->n_assigns++] = *w;
+}
+
+void sh_push_redir(sh_state *st, const rp_sh_redir *r)
+{
+    st->redirs = grow(st->arena, st->redirs, &st->cap_redirs, st->n_redirs + 1, sizeof *r);
+    st->redirs[st->n_redirs++] = *r;
+}
+
+size_t sh_reserve_command(sh_state *st)
+{
+    if (st->n_cmds == st->cap_cmds) {
+        size_t cap = st->cap_cmds;
+        st->cmds = grow(st->arena, st->cmds, &cap, st->n_cmds + 1, sizeof *st->cmds);
+        size_t wcap = st->cap_cmds;
+        st->wrapper_of = grow(st->arena, st->wrapper_of, &wcap, cap, sizeof *st->wrapper_of);
+        st->cap_cmds = cap;
+    }
+    size_t idx = st->n_cmds++;
+    memset(&st->cmds[idx], 0, sizeof st->cmds[idx]);
+    st->cmds[idx].pipeline = SH_PIPELINE_UNSET;
+    st->wrapper_of[idx] = -1;
+    return idx;
+}
+
+void sh_normalise_program(rp_sh_command *c)
+{
+    c->program = NULL;
+    c->program_is_path = false;
+    c->program_dynamic = false;
+    if (c->n_words == 0)
+        return;
+    const rp_sh_word *w = &c->words[0];
+    if (!rp_sh_word_static(w)) {
+        c->program_dynamic = true;
+        return;
+    }
+    const char *slash = strrchr(w->text, '/');
+    if (slash == NULL) {
+        c->program = w->text;
+        return;
+    }
+    c->program_is_path = true;
+    /* Only an absolute path names the same program as the bare name could; "./rm" or "bin/rm"
+     * is whatever file sits there, so it keeps its spelling. */
+    c->program = w->text[0] == '/' ? slash + 1 : w->text;
+}
+
+void sh_mark_range(sh_state *st, size_t from, unsigned ctx_bits)
+{
+    for (size_t i = from; i < st->n_cmds; i++)
+        st->cmds[i].context |= ctx_bits;
+}
+
+void sh_scratch_grow(sh_state *st, size_t more)
+{
+    st->scratch = grow(st->arena, st->scratch, &st->cap_scratch, st->n_scratch + more, 1);
+}
+
+void sh_scratch_put(sh_state *st, const char *p, size_t n)
+{
+    if (n == 0)
+        return;
+    st->scratch = grow(st->arena, st->scratch, &st->cap_scratch, st->n_scratch + n, 1);
+    memcpy(st->scratch + st->n_scratch, p, n);
+    st->n_scratch += n;
+}
+
+char *sh_scratch_finish(sh_state *st, size_t mark, size_t *len_out)
+{
+    size_t n = st->n_scratch - mark;
+    char *out = rp_arena_alloc(st->arena, n + 1);
+    if (n)
+        memcpy(out, st->scratch + mark, n);
+    out[n] = '\0';
+    st->n_scratch = mark;
+    if (len_out)
+        *len_out = n;
+    return out;
+}
+
+int rp_sh_parse(rp_arena *a, const char *src, size_t len, struct rp_sh_parse *out)
+{
+    sh_state st;
+    memset(&st, 0, sizeof st);
+    st.arena = a;
+    st.top_len = len;
+
+    /* bash reads a command string as a C string: a NUL byte ends it. We refuse instead, since
+     * what follows the NUL would be hidden from us but may reach another reader. */
+    const char *nul = memchr(src, '\0', len);
+    size_t readable = nul ? (size_t)(nul - src) : len;
+
+    sh_src s;
+    sh_src_init(&s, &st, src, readable, 0, true);
+    sh_frame top = {.ctx = 0, .depth = 0, .wrapper = -1};
+    sh_parse_program(&s, &top);
+    if (nul && !st.failed) {
+        st.failed = true;
+        st.error = "NUL byte in command";
+        st.error_offset = readable;
+    }
+
+    for (size_t i = 0; i < st.n_cmds; i++) {
+        rp_sh_command *c = &st.cmds[i];
+        if (c->pipeline == SH_PIPELINE_UNSET) {
+            c->pipeline = -1;
+            c->stage = 0;
+        }
+        c->wrapper = st.wrapper_of[i] >= 0 ? &st.cmds[st.wrapper_of[i]] : NULL;
+    }
+    out->commands = st.cmds;
+    out->n_commands = st.n_cmds;
+    out->unreadable = st.failed;
+    out->error = st.failed ? st.error : NULL;
+    out->error_offset = st.failed ? st.error_offset : 0;
+    return st.failed ? -1 : 0;
+}
+
+bool rp_sh_redir_writes(const rp_sh_redir *r)
+{
+    switch (r->op) {
+    case RP_SH_REDIR_OUT:
+    case RP_SH_REDIR_APPEND:
+    case RP_SH_REDIR_INOUT:
+    case RP_SH_REDIR_CLOBBER:
+    case RP_SH_REDIR_OUT_ERR:
+    case RP_SH_REDIR_APPEND_ERR:
+        return true;
+    case RP_SH_REDIR_DUP_OUT: {
+        /* `>&2` and `>&-` duplicate or close a descriptor; `>& file` writes file like `&>`. */
+        const rp_sh_word *t = &r->target;
+        if (!rp_sh_word_static(t))
+            return true;
+        if (t->len == 1 && t->text[0] == '-')
+            return false;
+        for (size_t i = 0; i < t->len; i++) {
+            char c = t->text[i];
+            if (!(c >= '0' && c <= '9') && !(c == '-' && i + 1 == t->len && i > 0))
+                return true;
+        }
+        return t->len == 0;
+    }
+    default:
+        return false;
+    }
+}
+
+bool rp_sh_word_is(const rp_sh_command *c, size_t i, const char *lit)
+{
+    if (c == NULL || i >= c->n_words)
+        return false;
+    const rp_sh_word *w = &c->words[i];
+    if (!rp_sh_word_static(w))
+        return false;
+    size_t n = strlen(lit);
+    return w->len == n && memcmp(w->text, lit, n) == 0;
+}

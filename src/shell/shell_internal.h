@@ -1,0 +1,153 @@
+/* shell_internal.h — what the files of src/shell/ share: the parse state, the source cursor, the
+ * frame (context a command is parsed in) and the functions each file provides.
+ *
+ * Ownership: one sh_state per rp_sh_parse call, on the caller's stack; every array it grows
+ * lives in the caller's arena. Commands are referred to by index while parsing, because the
+ * command array moves as it grows; pointers (rp_sh_command.wrapper) are set at the very end.
+ *
+ * Words, assignments and redirections of the command being read are pushed on stacks in the
+ * state. A substitution inside a word is parsed to completion before the outer word goes on, so
+ * the stacks are used strictly last-in first-out: a command copies its part out and pops it. */
+#ifndef RAMPART_SHELL_SHELL_INTERNAL_H
+#define RAMPART_SHELL_SHELL_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "shell/shell.h"
+
+/* Syntactic nesting ((…), $(…), if, …) beyond this is unreadable; it bounds the C stack. */
+#define SH_MAX_NESTING 100
+
+/* The error of a syntax error inside `…` (bash itself finds it only when the body runs). */
+#define SH_ERROR_IN_BACKTICKS "syntax error inside a backtick substitution"
+
+/* The error of a bad substitution in an unquoted here-doc body (bash finds it on expansion). */
+#define SH_ERROR_IN_HEREDOC "syntax error in a substitution inside a here-document"
+
+/* The error of a string run by a wrapper's shell (bash -c, eval, env -S, ssh …) that does not
+ * parse (bash sees only a quoted word). */
+#define SH_ERROR_IN_STRING "syntax error in a string a wrapper runs as a command"
+
+/* pipeline value of a command no pipeline has claimed yet (becomes -1 at the end). */
+#define SH_PIPELINE_UNSET (-2)
+
+typedef struct sh_state {
+    rp_arena *arena;
+    size_t top_len; /* length of the top-level string (offsets are clamped to it) */
+
+    rp_sh_command *cmds;
+    int *wrapper_of; /* per command: index of its wrapper, or -1 */
+    size_t n_cmds, cap_cmds;
+
+    rp_sh_word *words; /* word stack */
+    size_t n_words, cap_words;
+    rp_sh_word *assigns; /* assignment stack */
+    size_t n_assigns, cap_assigns;
+    rp_sh_redir *redirs; /* redirection stack */
+    size_t n_redirs, cap_redirs;
+    char *scratch; /* text being built, a stack of bytes */
+    size_t n_scratch, cap_scratch;
+
+    int next_pipeline;
+    int nesting;
+
+    bool failed; /* parsing stopped: the command is unreadable */
+    const char *error;
+    size_t error_offset;
+} sh_state;
+
+/* The context a command is read in: what every command parsed under it inherits. */
+typedef struct sh_frame {
+    unsigned ctx;
+    int depth;
+    int wrapper; /* index of the wrapper command, or -1 */
+    const char *remote_host;
+    bool span_fixed; /* commands take span_off/span_end (strings a wrapper runs) */
+    size_t span_off, span_end;
+} sh_frame;
+
+typedef struct sh_heredoc_pending {
+    rp_sh_redir *redir; /* in a finished command's redirection array (never moves) */
+    sh_frame frame;     /* of the command it belongs to */
+} sh_heredoc_pending;
+
+/* One string being read: the top-level string, or a string a wrapper runs, or a backtick body
+ * after its backslashes were removed. */
+typedef struct sh_src {
+    sh_state *st;
+    const char *text;
+    size_t pos, end;
+    size_t base; /* top-level offset of text[0] (exact) or of the whole string (not exact) */
+    bool exact;
+    sh_heredoc_pending *pending; /* here-docs whose bodies start after the next newline */
+    size_t n_pending, cap_pending;
+} sh_src;
+
+/* ---- shell.c: state, stacks, commands ---- */
+void sh_fail(sh_src *s, size_t pos, const char *why);
+void sh_fail_state(sh_state *st, size_t offset, const char *why); /* callers stop on failed */
+size_t sh_offset(const sh_src *s, size_t pos);
+void sh_src_init(sh_src *s, sh_state *st, const char *text, size_t len, size_t base, bool exact);
+void sh_push_word(sh_state *st, const rp_sh_word *w);
+void sh_push_assign(sh_state *st, const rp_sh_word *w);
+void sh_push_redir(sh_state *st, const rp_sh_redir *r);
+size_t sh_reserve_command(sh_state *st);
+void sh_normalise_program(rp_sh_command *c);
+void sh_mark_range(sh_state *st, size_t from, unsigned ctx_bits);
+/* Scratch text: begin returns a mark; finish copies bytes from the mark into the arena and pops. */
+void sh_scratch_grow(sh_state *st, size_t more);
+static inline void sh_scratch_putc(sh_state *st, char c)
+{
+    if (st->n_scratch == st->cap_scratch)
+        sh_scratch_grow(st, 1);
+    st->scratch[st->n_scratch++] = c;
+}
+void sh_scratch_put(sh_state *st, const char *p, size_t n);
+char *sh_scratch_finish(sh_state *st, size_t mark, size_t *len_out);
+
+/* ---- lex_word.c: words ---- */
+enum {
+    SH_LEX_ASSIGN_POS = 1u << 0, /* NAME=… is an assignment here; arr=(…) allowed */
+    SH_LEX_REGEX = 1u << 1       /* right of =~ inside [[ ]]: ( ) | are part of the word */
+};
+bool sh_is_meta(char c);
+bool sh_is_blank(char c);
+bool sh_is_name_start(char c);
+bool sh_is_name_char(char c);
+/* Reads the word at s->pos into *w. Sets *is_assign when it is NAME=… in assignment position.
+ * Returns false when there is no word there or on failure (st->failed). */
+bool sh_lex_word(sh_src *s, const sh_frame *f, unsigned mode, rp_sh_word *w, bool *is_assign);
+/* Whether the text after `((` / `$((` at from is arithmetic (its first unbalanced `)` is
+ * followed by another) rather than a subshell. */
+bool sh_is_arithmetic(const sh_src *s, size_t from);
+/* 1: arithmetic; 0: a subshell (the first unbalanced `)` is not followed by another); -1: no
+ * unbalanced `)` at all, which bash reports as a syntax error. */
+int sh_arithmetic_kind(const sh_src *s, size_t from);
+/* s->pos at the first byte after `((`: walks past the closing `))`, parsing substitutions. */
+void sh_lex_arith_command(sh_src *s, const sh_frame *f, size_t open);
+/* Walks an unquoted here-doc body [s->pos, s->end) and parses the substitutions in it. */
+void sh_scan_heredoc_body(sh_src *s, const sh_frame *f);
+
+/* ---- ansi_c.c: $'…' ---- */
+/* Decodes the body of $'…' starting at p (just after the opening quote). Appends the decoded
+ * bytes to the scratch text. Returns the number of bytes consumed including the closing quote,
+ * or 0 when the closing quote is missing. */
+size_t sh_ansi_c_decode(sh_state *st, const char *p, size_t n);
+
+/* ---- parse.c: the grammar ---- */
+/* Parses a whole program in s (to s->end); a stray `)` or reserved word is an error. */
+void sh_parse_program(sh_src *s, const sh_frame *f);
+/* Parses a command list up to the `)` of $( … ) or <( … ) (s->pos just after the `(`) and
+ * consumes the `)`. */
+void sh_parse_subst_body(sh_src *s, const sh_frame *f);
+/* Parses text (a string a wrapper runs) as a program of its own. */
+void sh_parse_string(sh_state *st, const char *text, size_t len, size_t base, bool exact,
+                     const sh_frame *f);
+void sh_skip_blanks(sh_src *s);
+
+/* ---- unwrap.c: wrappers ---- */
+/* Lists the command that command idx runs, when it is a wrapper (recursively). */
+void sh_unwrap(sh_state *st, size_t idx, const sh_frame *f);
+
+#endif

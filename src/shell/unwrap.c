@@ -1,0 +1,679 @@
+/* unwrap.c — commands that run other commands: sudo, env, nohup, timeout, xargs, find -exec,
+ * `bash -c STRING`, eval, ssh host CMD, … Each wrapper's own options are skipped with their
+ * values (as its getopt would read them: options end at the first operand or `--`), and what
+ * it runs is listed as a command of its own: a slice of the wrapper's words when it executes
+ * them directly, or a new parse when it hands a string to a shell.
+ *
+ * The inner command carries RP_SH_CTX_WRAPPED (and RP_SH_CTX_STRING for a parsed string), one
+ * more depth, and the wrapper's context bits; it is unwrapped in turn. Past RP_SH_MAX_DEPTH the
+ * command is unreadable. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "shell/shell_internal.h"
+
+typedef struct option_spec {
+    const char *short_values;       /* letters whose option takes a value (attached or next) */
+    const char *short_optional;     /* letters whose value can only be attached (xargs -i) */
+    const char *const *long_values; /* long options whose value may be the next word */
+} option_spec;
+
+static bool is_static(const rp_sh_word *w)
+{
+    return rp_sh_word_static(w);
+}
+
+static bool text_is(const rp_sh_word *w, const char *lit)
+{
+    return is_static(w) && strcmp(w->text, lit) == 0;
+}
+
+static bool in_list(const char *const *list, const char *s, size_t len)
+{
+    for (; list && *list; list++)
+        if (strlen(*list) == len && memcmp(*list, s, len) == 0)
+            return true;
+    return false;
+}
+
+/* Index of the first operand at or after i; a dynamic word stops the scan (it might be
+ * anything, so it is taken as the program, which is then unknown). */
+static size_t skip_options(const rp_sh_word *w, size_t n, size_t i, const option_spec *spec)
+{
+    while (i < n) {
+        if (!is_static(&w[i]))
+            return i;
+        const char *t = w[i].text;
+        if (t[0] != '-' || t[1] == '\0')
+            return i;
+        if (strcmp(t, "--") == 0)
+            return i + 1;
+        if (t[1] == '-') {
+            const char *eq = strchr(t, '=');
+            bool takes = !eq && in_list(spec->long_values, t, strlen(t));
+            i += takes ? 2 : 1;
+            continue;
+        }
+        size_t step = 1;
+        for (size_t j = 1; t[j]; j++) {
+            if (spec->short_optional && strchr(spec->short_optional, t[j]))
+                break; /* the rest of the bundle is its value */
+            if (spec->short_values && strchr(spec->short_values, t[j])) {
+                if (t[j + 1] == '\0')
+                    step = 2;
+                break;
+            }
+        }
+        i += step;
+    }
+    return i > n ? n : i;
+}
+
+static bool is_assignment_text(const rp_sh_word *w)
+{
+    if (!is_static(w) || !sh_is_name_start(w->text[0]))
+        return false;
+    size_t i = 1;
+    while (sh_is_name_char(w->text[i]))
+        i++;
+    return w->text[i] == '=';
+}
+
+/* The frame of what the wrapper at idx runs. */
+static bool child_frame(sh_state *st, size_t idx, const sh_frame *f, unsigned extra_ctx,
+                        sh_frame *out)
+{
+    if (f->depth + 1 > RP_SH_MAX_DEPTH) {
+        sh_fail_state(st, st->cmds[idx].offset, "wrappers nested too deep");
+        return false;
+    }
+    *out = *f;
+    out->ctx = f->ctx | RP_SH_CTX_WRAPPED | extra_ctx;
+    out->depth = f->depth + 1;
+    out->wrapper = (int)idx;
+    if (!f->span_fixed) {
+        out->span_fixed = true;
+        out->span_off = st->cmds[idx].offset;
+        out->span_end = st->cmds[idx].end;
+    }
+    return true;
+}
+
+typedef struct inner_spec {
+    rp_sh_word *words;
+    size_t n_words;
+    rp_sh_word *assigns;
+    size_t n_assigns;
+    unsigned extra_ctx;
+    bool extra_args;
+    bool builtin;
+} inner_spec;
+
+/* Lists the command a wrapper executes directly (a slice of its words). */
+static void emit_inner(sh_state *st, size_t idx, const sh_frame *f, const inner_spec *in)
+{
+    if (in->n_words == 0 || st->failed)
+        return;
+    sh_frame inner;
+    if (!child_frame(st, idx, f, in->extra_ctx, &inner))
+        return;
+    size_t k = sh_reserve_command(st);
+    rp_sh_command *c = &st->cmds[k];
+    c->words = in->words;
+    c->n_words = in->n_words;
+    c->assigns = in->assigns;
+    c->n_assigns = in->n_assigns;
+    c->extra_args = in->extra_args;
+    c->is_builtin_wrapped = in->builtin;
+    c->context = inner.ctx;
+    c->depth = inner.depth;
+    c->remote_host = inner.remote_host;
+    c->offset = inner.span_off;
+    c->end = inner.span_end;
+    st->wrapper_of[k] = (int)idx;
+    sh_normalise_program(c);
+    sh_unwrap(st, k, &inner);
+}
+
+static void emit_words(sh_state *st, size_t idx, const sh_frame *f, rp_sh_word *w, size_t n)
+{
+    inner_spec in = {.words = w, .n_words = n};
+    emit_inner(st, idx, f, &in);
+}
+
+/* Parses a string the wrapper hands to a shell. A syntax error there makes the whole command
+ * unreadable; the error says where it was, since `bash -n` sees only a quoted string. */
+static void parse_run_string(sh_state *st, const char *text, size_t len, size_t base,
+                             const sh_frame *inner)
+{
+    bool failed_before = st->failed;
+    sh_parse_string(st, text, len, base, false, inner);
+    if (st->failed && !failed_before)
+        st->error = SH_ERROR_IN_STRING;
+}
+
+/* A string a shell will run: parsed as a program; a dynamic one is an unknown command. */
+static void run_string(sh_state *st, size_t idx, const sh_frame *f, rp_sh_word *w, const char *text,
+                       size_t len, unsigned extra_ctx, const char *host)
+{
+    if (st->failed)
+        return;
+    sh_frame inner;
+    if (!child_frame(st, idx, f, RP_SH_CTX_STRING | extra_ctx, &inner))
+        return;
+    if (host)
+        inner.remote_host = host;
+    if (w && !is_static(w)) {
+        sh_frame outer = *f; /* so that the unknown command keeps the ssh destination */
+        if (host)
+            outer.remote_host = host;
+        inner_spec in = {.words = w, .n_words = 1, .extra_ctx = RP_SH_CTX_STRING | extra_ctx};
+        emit_inner(st, idx, &outer, &in);
+        return;
+    }
+    parse_run_string(st, text, len, w ? w->offset : inner.span_off, &inner);
+}
+
+/* words[from..n) joined by single spaces (as eval, ssh and watch join them). Sets *dynamic
+ * when one of them is not static. */
+static char *join_words(sh_state *st, const rp_sh_word *w, size_t from, size_t n, bool quote,
+                        size_t *len, bool *dynamic)
+{
+    size_t mark = st->n_scratch;
+    *dynamic = false;
+    for (size_t i = from; i < n; i++) {
+        if (i > from)
+            sh_scratch_putc(st, ' ');
+        if (!is_static(&w[i]))
+            *dynamic = true;
+        if (!quote) {
+            sh_scratch_put(st, w[i].text, w[i].len);
+            continue;
+        }
+        sh_scratch_putc(st, '\'');
+        for (size_t k = 0; k < w[i].len; k++) {
+            if (w[i].text[k] == '\'')
+                sh_scratch_put(st, "'\\''", 4);
+            else
+                sh_scratch_putc(st, w[i].text[k]);
+        }
+        sh_scratch_putc(st, '\'');
+    }
+    return sh_scratch_finish(st, mark, len);
+}
+
+static void run_joined(sh_state *st, size_t idx, const sh_frame *f, rp_sh_word *w, size_t from,
+                       size_t n, unsigned extra_ctx, const char *host)
+{
+    if (from >= n)
+        return;
+    bool dynamic;
+    size_t len;
+    char *text = join_words(st, w, from, n, false, &len, &dynamic);
+    if (dynamic) {
+        run_string(st, idx, f, &w[from], text, len, extra_ctx, host);
+        return;
+    }
+    rp_sh_word *anchor = &w[from];
+    sh_frame inner;
+    if (!child_frame(st, idx, f, RP_SH_CTX_STRING | extra_ctx, &inner))
+        return;
+    if (host)
+        inner.remote_host = host;
+    parse_run_string(st, text, len, anchor->offset, &inner);
+}
+
+/* ---- the wrappers ---- */
+
+static const char *const sudo_long[] = {
+    "--auth-type", "--login-class", "--close-from", "--chdir", "--group",
+    "--host",      "--prompt",      "--chroot",     "--role",  "--command-timeout",
+    "--type",      "--other-user",  "--user",       NULL};
+static const char *const env_long[] = {"--unset", "--chdir", NULL};
+static const char *const nice_long[] = {"--adjustment", NULL};
+static const char *const ionice_long[] = {"--class", "--classdata", "--pid",
+                                          "--pgid",  "--uid",       NULL};
+static const char *const timeout_long[] = {"--signal", "--kill-after", NULL};
+static const char *const stdbuf_long[] = {"--input", "--output", "--error", NULL};
+static const char *const time_long[] = {"--format", "--output", NULL};
+static const char *const chroot_long[] = {"--userspec", "--groups", NULL};
+static const char *const xargs_long[] = {"--arg-file",  "--delimiter", "--max-args",
+                                         "--max-procs", "--max-chars", "--process-slot-var",
+                                         NULL};
+static const char *const watch_long[] = {"--interval", "--equexit", NULL};
+static const char *const flock_long[] = {"--timeout", "--wait", "--conflict-exit-code", NULL};
+static const char *const ssh_long[] = {NULL};
+
+/* sudo/env: NAME=value operands before the program are the inner command's assignments. */
+static void emit_with_assigns(sh_state *st, size_t idx, const sh_frame *f, rp_sh_word *w, size_t n,
+                              size_t i)
+{
+    size_t j = i;
+    while (j < n && is_assignment_text(&w[j]))
+        j++;
+    inner_spec in = {.words = w + j, .n_words = n - j, .assigns = w + i, .n_assigns = j - i};
+    emit_inner(st, idx, f, &in);
+}
+
+/* env [-i] [-u NAME] [-C DIR] [-S STRING] [NAME=VALUE]… [COMMAND [ARG]…] */
+static void unwrap_env(sh_state *st, size_t idx, const sh_frame *f, rp_sh_word *w, size_t n)
+{
+    size_t i = 1;
+    rp_sh_word *split = NULL; /* the word holding the -S string */
+    const char *split_text = NULL;
+    while (i < n && !split && is_static(&w[i])) {
+        const char *t = w[i].text;
+        if (strcmp(t, "--") == 0) {
+            i++;
+            break;
+        }
+        if (strcmp(t, "-") == 0) { /* `env -` is `env -i` */
+            i++;
+            continue;
+        }
+        if (t[0] != '-')
+            break;
+        if (t[1] == '-') {
+            if (strcmp(t, "--split-string") == 0) {
+                if (i + 1 < n) {
+                    split = &w[i + 1];
+                    split_text = split->text;
+                }
+                i += 2;
+            } else if (strncmp(t, "--split-string=", 15) == 0) {
+                split = &w[i];
+                split_text = t + 15;
+                i++;
+            } else {
+                i += !strchr(t, '=') && in_list(env_long, t, strlen(t)) ? 2 : 1;
+            }
+            continue;
+        }
+        size_t step = 1;
+        for (size_t j = 1; t[j]; j++) {
+            if (t[j] == 'S') {
+                if (t[j + 1]) {
+                    split = &w[i];
+                    split_text = t + j + 1;
+                } else {
+                    step = 2;
+                    if (i + 1 < n) {
+                        split = &w[i + 1];
+                        split_text = split->text;
+                    }
+                }
+                break;
+            }
+            if (t[j] == 'u' || t[j] == 'C') {
+                step = t[j + 1] ? 1 : 2;
+                break;
+            }
+        }
+        i += step;
+    }
+    if (i > n)
+        i = n;
+    if (!split) {
+        emit_with_assigns(st, idx, f, w, n, i);
+        return;
+    }
+    if (!is_static(split)) {
+        run_string(st, idx, f, split, split->text, split->len, 0, NULL);
+        return;
+    }
+    /* env splits the string into arguments that take its place: parse `env STRING 'rest'…`. */
+    size_t mark = st->n_scratch;
+    sh_scratch_put(st, "env ", 4);
+    sh_scratch_put(st, split_text, strlen(split_text));
+    if (i < n) {
+        bool dynamic;
+        size_t rest_len;
+        char *rest = join_words(st, w, i, n, true, &rest_len, &dynamic);
+        sh_scratch_putc(st, ' ');
+        sh_scratch_put(st, rest, rest_len);
+    }
+    size_t len;
+    char *text = sh_scratch_finish(st, mark, &len);
+    run_string(st, idx, f, NULL, text, len, 0, NULL);
+}
+
+static void unwrap_command_builtin(sh_state *st, size_t idx, const sh_frame *f, rp_sh_word *w,
+                                   size_t n, bool is_command)
+{
+    size_t i = 1;
+    while (i < n && is_static(&w[i]) && w[i].text[0] == '-' && w[i].text[1] != '\0') {
+        if (strcmp(w[i].text, "--") == 0) {
+            i++;
+            break;
+        }
+        /* `command -v rm` / `-V` only look the name up */
+        if (is_command && strpbrk(w[i].text + 1, "vV"))
+            return;
+        if (!is_command)
+            break;
+        i++;
+    }
+    inner_spec in = {.words = w + i, .n_words = n - i, .builtin = true};
+    emit_inner(st, idx, f, &in);
+}
+
+static void unwrap_find(sh_state *st, size_t idx, const sh_frame *f, rp_sh_word *w, size_t n)
+{
+    for (size_t i = 1; i < n && !st->failed; i++) {
+        if (!(text_is(&w[i], "-exec") || text_is(&w[i], "-execdir") || text_is(&w[i], "-ok") ||
+              text_is(&w[i], "-okdir")))
+            continue;
+        size_t from = i + 1, end = from;
+        while (end < n && !text_is(&w[end], ";") &&
+               !(text_is(&w[end], "+") && end > from && text_is(&w[end - 1], "{}")))
+            end++;
+        inner_spec in = {.words = w + from, .n_words = end - from, .extra_args = true};
+        emit_inner(st, idx, f, &in);
+        i = end;
+    }
+}
+
+static void unwrap_shell(sh_state *st, size_t idx, const sh_frame *f, rp_sh_word *w, size_t n)
+{
+    bool has_c = false;
+    size_t i = 1;
+    while (i < n && is_static(&w[i]) && (w[i].text[0] == '-' || w[i].text[0] == '+') &&
+           w[i].text[1] != '\0') {
+        const char *t = w[i].text;
+        if (strcmp(t, "--") == 0 || strcmp(t, "-") == 0) {
+            i++;
+            break;
+        }
+        if (t[0] == '-' && t[1] == '-') {
+            if (strcmp(t, "--command") == 0) /* fish, zsh */
+                has_c = true;
+            bool takes = strcmp(t, "--rcfile") == 0 || strcmp(t, "--init-file") == 0 ||
+                         strcmp(t, "--init-command") == 0;
+            i += takes ? 2 : 1;
+            continue;
+        }
+        if (t[0] == '-' && strchr(t + 1, 'c'))
+            has_c = true;
+        /* -o OPTION / -O SHOPT take the next word */
+        i += strpbrk(t + 1, "oO") ? 2 : 1;
+    }
+    if (!has_c || i >= n)
+        return;
+    run_string(st, idx, f, &w[i], w[i].text, w[i].len, 0, NULL);
+}
+
+static void unwrap_su(sh_state *st, size_t idx, const sh_frame *f, rp_sh_word *w, size_t n)
+{
+    for (size_t i = 1; i < n; i++) {
+        if (!is_static(&w[i]))
+            continue;
+        const char *t = w[i].text;
+        if (strcmp(t, "--") == 0)
+            return;
+        if (strcmp(t, "--command") == 0 || strcmp(t, "--session-command") == 0) {
+            if (i + 1 < n)
+                run_string(st, idx, f, &w[i + 1], w[i + 1].text, w[i + 1].len, 0, NULL);
+            return;
+        }
+        if (strncmp(t, "--command=", 10) == 0) {
+            run_string(st, idx, f, &w[i], t + 10, strlen(t + 10), 0, NULL);
+            return;
+        }
+        if (t[0] != '-' || t[1] == '-' || t[1] == '\0')
+            continue;
+        for (size_t j = 1; t[j]; j++) {
+            if (t[j] == 'c') {
+                if (t[j + 1])
+                    run_string(st, idx, f, &w[i], t + j + 1, strlen(t + j + 1), 0, NULL);
+                else if (i + 1 < n)
+                    run_string(st, idx, f, &w[i + 1], w[i + 1].text, w[i + 1].len, 0, NULL);
+                return;
+            }
+            if (strchr("gGsw", t[j])) {
+                if (!t[j + 1])
+                    i++;
+                break;
+            }
+        }
+    }
+}
+
+static void unwrap_script(sh_state *st, size_t idx, const sh_frame *f, rp_sh_word *w, size_t n)
+{
+    for (size_t i = 1; i < n; i++) {
+        if (!is_static(&w[i]))
+            continue;
+        const char *t = w[i].text;
+        if (strcmp(t, "--") == 0)
+            return;
+        if (strcmp(t, "--command") == 0) {
+            if (i + 1 < n)
+                run_string(st, idx, f, &w[i + 1], w[i + 1].text, w[i + 1].len, 0, NULL);
+            return;
+        }
+        if (strncmp(t, "--command=", 10) == 0) {
+            run_string(st, idx, f, &w[i], t + 10, strlen(t + 10), 0, NULL);
+            return;
+        }
+        if (t[0] != '-' || t[1] == '-' || t[1] == '\0')
+            continue;
+        for (size_t j = 1; t[j]; j++) {
+            if (t[j] == 'c') {
+                if (t[j + 1])
+                    run_string(st, idx, f, &w[i], t + j + 1, strlen(t + j + 1), 0, NULL);
+                else if (i + 1 < n)
+                    run_string(st, idx, f, &w[i + 1], w[i + 1].text, w[i + 1].len, 0, NULL);
+                return;
+            }
+            if (t[j] == 't')
+                break; /* -t[FILE]: optional, attached */
+            if (strchr("EIOBTm", t[j])) {
+                if (!t[j + 1])
+                    i++;
+                break;
+            }
+        }
+    }
+}
+
+static void unwrap_flock(sh_state *st, size_t idx, const sh_frame *f, rp_sh_word *w, size_t n)
+{
+    static const option_spec spec = {"wE", NULL, flock_long};
+    size_t i = skip_options(w, n, 1, &spec);
+    if (i >= n)
+        return;
+    i++; /* the lock file (or a descriptor number, then nothing runs) */
+    if (i < n && (text_is(&w[i], "-c") || text_is(&w[i], "--command"))) {
+        if (i + 1 < n)
+            run_string(st, idx, f, &w[i + 1], w[i + 1].text, w[i + 1].len, 0, NULL);
+        return;
+    }
+    emit_words(st, idx, f, w + i, n - i);
+}
+
+static void unwrap_watch(sh_state *st, size_t idx, const sh_frame *f, rp_sh_word *w, size_t n)
+{
+    static const option_spec spec = {"nq", "d", watch_long};
+    size_t i = skip_options(w, n, 1, &spec);
+    bool exec = false;
+    for (size_t k = 1; k < i; k++) {
+        const char *t = is_static(&w[k]) ? w[k].text : "";
+        if (strcmp(t, "--exec") == 0 || (t[0] == '-' && t[1] != '-' && strchr(t, 'x') &&
+                                         strcspn(t + 1, "nqd") > (size_t)(strchr(t, 'x') - t - 1)))
+            exec = true;
+    }
+    if (exec)
+        emit_words(st, idx, f, w + i, n - i);
+    else
+        run_joined(st, idx, f, w, i, n, 0, NULL); /* watch runs sh -c "ARGS…" */
+}
+
+static void unwrap_ssh(sh_state *st, size_t idx, const sh_frame *f, rp_sh_word *w, size_t n)
+{
+    static const option_spec spec = {"bcDEeFIiJLlmOopQRSWw", NULL, ssh_long};
+    size_t i = skip_options(w, n, 1, &spec);
+    if (i + 1 >= n)
+        return; /* no host, or an interactive login */
+    const char *host = w[i].text;
+    run_joined(st, idx, f, w, i + 1, n, RP_SH_CTX_REMOTE, host);
+}
+
+static void unwrap_with_spec(sh_state *st, size_t idx, const sh_frame *f, rp_sh_word *w, size_t n,
+                             const option_spec *spec, size_t positionals, bool extra_args)
+{
+    size_t i = skip_options(w, n, 1, spec);
+    i += positionals;
+    if (i >= n)
+        return;
+    inner_spec in = {.words = w + i, .n_words = n - i, .extra_args = extra_args};
+    emit_inner(st, idx, f, &in);
+}
+
+typedef enum wrapper_kind {
+    WRAP_NONE = 0,
+    WRAP_SUDO,
+    WRAP_DOAS,
+    WRAP_ENV,
+    WRAP_COMMAND,
+    WRAP_BUILTIN,
+    WRAP_EXEC,
+    WRAP_PLAIN, /* nohup, setsid: no options with values */
+    WRAP_NICE,
+    WRAP_IONICE,
+    WRAP_TIMEOUT,
+    WRAP_STDBUF,
+    WRAP_TIME,
+    WRAP_CHROOT,
+    WRAP_XARGS,
+    WRAP_FIND,
+    WRAP_SHELL,
+    WRAP_EVAL,
+    WRAP_WATCH,
+    WRAP_SU,
+    WRAP_FLOCK,
+    WRAP_SCRIPT,
+    WRAP_SSH
+} wrapper_kind;
+
+/* Sorted by name, for bsearch: every program is looked up, most are no wrapper. */
+static const struct wrapper_name {
+    const char *name;
+    wrapper_kind kind;
+} wrapper_names[] = {
+    {"ash", WRAP_SHELL},     {"bash", WRAP_SHELL},      {"builtin", WRAP_BUILTIN},
+    {"chroot", WRAP_CHROOT}, {"command", WRAP_COMMAND}, {"dash", WRAP_SHELL},
+    {"doas", WRAP_DOAS},     {"env", WRAP_ENV},         {"eval", WRAP_EVAL},
+    {"exec", WRAP_EXEC},     {"find", WRAP_FIND},       {"fish", WRAP_SHELL},
+    {"flock", WRAP_FLOCK},   {"ionice", WRAP_IONICE},   {"ksh", WRAP_SHELL},
+    {"lksh", WRAP_SHELL},    {"mksh", WRAP_SHELL},      {"nice", WRAP_NICE},
+    {"nohup", WRAP_PLAIN},   {"pdksh", WRAP_SHELL},     {"rbash", WRAP_SHELL},
+    {"script", WRAP_SCRIPT}, {"setsid", WRAP_PLAIN},    {"sh", WRAP_SHELL},
+    {"ssh", WRAP_SSH},       {"stdbuf", WRAP_STDBUF},   {"su", WRAP_SU},
+    {"sudo", WRAP_SUDO},     {"time", WRAP_TIME},       {"timeout", WRAP_TIMEOUT},
+    {"watch", WRAP_WATCH},   {"xargs", WRAP_XARGS},     {"yash", WRAP_SHELL},
+    {"zsh", WRAP_SHELL},
+};
+
+static int compare_wrapper_name(const void *key, const void *entry)
+{
+    return strcmp(key, ((const struct wrapper_name *)entry)->name);
+}
+
+static wrapper_kind wrapper_of(const char *program)
+{
+    const struct wrapper_name *hit =
+        bsearch(program, wrapper_names, sizeof wrapper_names / sizeof wrapper_names[0],
+                sizeof wrapper_names[0], compare_wrapper_name);
+    return hit ? hit->kind : WRAP_NONE;
+}
+
+void sh_unwrap(sh_state *st, size_t idx, const sh_frame *f)
+{
+    const rp_sh_command *c = &st->cmds[idx];
+    const char *p = c->program;
+    rp_sh_word *w = c->words;
+    size_t n = c->n_words;
+    if (p == NULL || n < 2 || st->failed)
+        return;
+
+    static const option_spec none = {NULL, NULL, NULL};
+    static const option_spec sudo = {"aCcDghpRrTtUu", NULL, sudo_long};
+    static const option_spec doas = {"uC", NULL, NULL};
+    static const option_spec exec = {"a", NULL, NULL};
+    static const option_spec nice = {"n", NULL, nice_long};
+    static const option_spec ionice = {"cnpPu", NULL, ionice_long};
+    static const option_spec timeout = {"sk", NULL, timeout_long};
+    static const option_spec stdbuf = {"ioe", NULL, stdbuf_long};
+    static const option_spec time = {"fo", NULL, time_long};
+    static const option_spec chroot = {NULL, NULL, chroot_long};
+    static const option_spec xargs = {"adEILnPs", "ile", xargs_long};
+
+    switch (wrapper_of(p)) {
+    case WRAP_NONE:
+        break;
+    case WRAP_SUDO:
+        emit_with_assigns(st, idx, f, w, n, skip_options(w, n, 1, &sudo));
+        break;
+    case WRAP_DOAS:
+        unwrap_with_spec(st, idx, f, w, n, &doas, 0, false);
+        break;
+    case WRAP_ENV:
+        unwrap_env(st, idx, f, w, n);
+        break;
+    case WRAP_COMMAND:
+    case WRAP_BUILTIN:
+        unwrap_command_builtin(st, idx, f, w, n, p[0] == 'c');
+        break;
+    case WRAP_EXEC:
+        unwrap_with_spec(st, idx, f, w, n, &exec, 0, false);
+        break;
+    case WRAP_PLAIN:
+        unwrap_with_spec(st, idx, f, w, n, &none, 0, false);
+        break;
+    case WRAP_NICE:
+        unwrap_with_spec(st, idx, f, w, n, &nice, 0, false);
+        break;
+    case WRAP_IONICE:
+        unwrap_with_spec(st, idx, f, w, n, &ionice, 0, false);
+        break;
+    case WRAP_TIMEOUT:
+        unwrap_with_spec(st, idx, f, w, n, &timeout, 1, false);
+        break;
+    case WRAP_STDBUF:
+        unwrap_with_spec(st, idx, f, w, n, &stdbuf, 0, false);
+        break;
+    case WRAP_TIME:
+        unwrap_with_spec(st, idx, f, w, n, &time, 0, false);
+        break;
+    case WRAP_CHROOT:
+        unwrap_with_spec(st, idx, f, w, n, &chroot, 1, false);
+        break;
+    case WRAP_XARGS:
+        unwrap_with_spec(st, idx, f, w, n, &xargs, 0, true);
+        break;
+    case WRAP_FIND:
+        unwrap_find(st, idx, f, w, n);
+        break;
+    case WRAP_SHELL:
+        unwrap_shell(st, idx, f, w, n);
+        break;
+    case WRAP_EVAL:
+        run_joined(st, idx, f, w, 1, n, 0, NULL);
+        break;
+    case WRAP_WATCH:
+        unwrap_watch(st, idx, f, w, n);
+        break;
+    case WRAP_SU:
+        unwrap_su(st, idx, f, w, n);
+        break;
+    case WRAP_FLOCK:
+        unwrap_flock(st, idx, f, w, n);
+        break;
+    case WRAP_SCRIPT:
+        unwrap_script(st, idx, f, w, n);
+        break;
+    case WRAP_SSH:
+        unwrap_ssh(st, idx, f, w, n);
+        break;
+    }
+}
