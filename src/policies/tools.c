@@ -77,18 +77,23 @@ static const rp_tool_entry write_tools[] = {
     {"edit", "pi, opencode"},
 };
 
-/* worktree_guard: the reference's seven names (§5.16); a later issue extends it. */
+/* The reference's worktree_guard names (§5.16), kept for comparison: rampart's worktree_guard
+ * gates the whole write set above (and the shell), closing the reference's known weakness. */
 static const rp_tool_entry worktree_write_tools[] = {
     {"sys_os_write", "omnigent"},    {"sys_os_edit", "omnigent"},  {"Write", "claude-code, cursor"},
     {"Edit", "claude-code, cursor"}, {"MultiEdit", "claude-code"}, {"write", "pi"},
     {"edit", "pi, opencode"},
 };
 
-/* Every host's shell tool; each carries the command line under arguments.command. */
+/* Every host's shell tool; each carries the command line under arguments.command. The
+ * shell-reading policies default their `shell_tools` to exactly this list (shell_input.c).
+ * Claude Code's `PowerShell` is not bash and is deliberately absent: a user who adds it gets its
+ * commands treated as unreadable. */
 static const rp_tool_entry shell_tools[] = {
-    {"sys_os_shell", "omnigent"}, {"Bash", "claude-code, codex"},  {"PowerShell", "claude-code"},
-    {"Shell", "cursor"},          {"run_shell_command", "gemini"}, {"bash", "pi, opencode"},
-    {"terminal", "hermes"},       {"developer__shell", "goose"},
+    {"sys_os_shell", "omnigent"},    {"Bash", "claude-code, codex"},
+    {"bash", "pi, opencode"},        {"Shell", "cursor"},
+    {"terminal", "hermes"},          {"developer__shell", "goose"},
+    {"run_shell_command", "gemini"},
 };
 
 static const struct {
@@ -107,9 +112,9 @@ static const struct {
                              os_pattern_tools, N_ENTRIES(os_pattern_tools)},
     [RP_TOOLS_WRITE] = {"write", "read_only_os denies these write-capable tools of every host",
                         write_tools, N_ENTRIES(write_tools)},
-    [RP_TOOLS_WORKTREE_WRITE] = {"worktree_write",
-                                 "worktree_guard checks the path of these write tools",
-                                 worktree_write_tools, N_ENTRIES(worktree_write_tools)},
+    [RP_TOOLS_WORKTREE_WRITE] =
+        {"worktree_write", "the reference's worktree_guard names; rampart's gates the write set",
+         worktree_write_tools, N_ENTRIES(worktree_write_tools)},
     [RP_TOOLS_SHELL] = {"shell", "every host's shell tool (the command is arguments.command)",
                         shell_tools, N_ENTRIES(shell_tools)},
 };
