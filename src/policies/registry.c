@@ -11,10 +11,18 @@
 
 /* Listing order: the reference's §5 order. */
 static const rp_policy_type *const builtins[] = {
-    &rp_policy_ask_on_os_tools,  &rp_policy_max_tool_calls_per_session,
-    &rp_policy_block_skills,     &rp_policy_detect_loop,
-    &rp_policy_spawn_bounds,     &rp_policy_headless_subagent_purpose_guard,
-    &rp_policy_read_only_os,     &rp_policy_risk_score_policy,
+    &rp_policy_ask_on_os_tools,
+    &rp_policy_max_tool_calls_per_session,
+    &rp_policy_block_skills,
+    &rp_policy_detect_loop,
+    &rp_policy_github_policy,
+    &rp_policy_block_working_dir_changes,
+    &rp_policy_blast_radius,
+    &rp_policy_spawn_bounds,
+    &rp_policy_headless_subagent_purpose_guard,
+    &rp_policy_worktree_guard,
+    &rp_policy_read_only_os,
+    &rp_policy_risk_score_policy,
     &rp_policy_detect_thrashing,
 };
 

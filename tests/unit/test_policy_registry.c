@@ -16,7 +16,7 @@ static void test_all_and_find(void **unused)
     (void)unused;
     size_t n;
     const rp_policy_type *const *all = rp_registry_all(&n);
-    assert_int_equal(n, 9);
+    assert_int_equal(n, 13);
     for (size_t i = 0; i < n; i++) {
         char handler[256];
         assert_ptr_equal(rp_registry_find(all[i]->name), all[i]);
@@ -36,6 +36,12 @@ static void test_all_and_find(void **unused)
                      &rp_policy_spawn_bounds);
     assert_ptr_equal(rp_registry_find("omnigent.inner.nessie.policies.read_only_os"),
                      &rp_policy_read_only_os);
+    assert_ptr_equal(rp_registry_find("omnigent.inner.nessie.policies.blast_radius"),
+                     &rp_policy_blast_radius);
+    assert_ptr_equal(rp_registry_find("omnigent.inner.nessie.policies.worktree_guard"),
+                     &rp_policy_worktree_guard);
+    assert_ptr_equal(rp_registry_find("omnigent.policies.builtins.orchestration.blast_radius"),
+                     &rp_policy_blast_radius);
     assert_ptr_equal(
         rp_registry_find("omnigent.inner.nessie.policies.headless_subagent_purpose_guard"),
         &rp_policy_headless_subagent_purpose_guard);

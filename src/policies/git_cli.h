@@ -1,0 +1,35 @@
+/* git_cli.h — git's global options, read as git reads them (git.c handle_options), for the
+ * policies that look at `git` commands (github_policy, block_working_dir_changes).
+ *
+ * `git [-C DIR] [-c K=V] [--git-dir X] [--no-pager] … SUBCOMMAND ARGS`: the subcommand is the
+ * first word after the global options, not words[1]. */
+#ifndef RAMPART_POLICIES_GIT_CLI_H
+#define RAMPART_POLICIES_GIT_CLI_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "shell/shell.h"
+
+#define RP_GIT_MAX_RECORDED 16 /* -C values and aliases kept; more are folded into `overflow` */
+
+typedef struct rp_git_globals {
+    size_t subcommand; /* index of the subcommand word in c->words; n_words when there is none */
+    const rp_sh_word *dirs[RP_GIT_MAX_RECORDED]; /* -C values, in order */
+    size_t n_dirs;
+    /* -c alias.<name>=<value> and --config-env alias.<name>=<envvar>: one-off aliases. */
+    const char *alias_names[RP_GIT_MAX_RECORDED];
+    size_t alias_name_lens[RP_GIT_MAX_RECORDED];
+    const char *alias_values[RP_GIT_MAX_RECORDED]; /* NULL when it comes from the environment */
+    size_t n_aliases;
+    bool rewrites_urls; /* a url.<base>.insteadOf / pushInsteadOf was set with -c */
+    bool overflow;      /* more -C values or aliases than recorded: callers treat as unknown */
+} rp_git_globals;
+
+/* Reads the global options of c (whose program is git). */
+void rp_git_read_globals(const rp_sh_command *c, rp_git_globals *g);
+
+/* The one-off alias `name` (compared case-insensitively, as git's config keys) or -1. */
+int rp_git_alias_index(const rp_git_globals *g, const char *name);
+
+#endif

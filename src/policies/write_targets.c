@@ -1,0 +1,342 @@
+/* write_targets.c — which files a patch or a shell command writes (write_targets.h).
+ *
+ * Only argv is read, after the parser's quote removal, so `echo "> /etc/x"` writes nothing.
+ * Options with values are skipped per program so that `touch -d 2024-01-01 f` names f, not
+ * the date. */
+#include "policies/write_targets.h"
+
+#include <string.h>
+
+#include "path/path.h"
+
+static bool streq(const char *a, const char *b)
+{
+    return strcmp(a, b) == 0;
+}
+
+static bool starts_with(const char *s, const char *prefix)
+{
+    return strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+void rp_write_targets_add(rp_arena *a, rp_write_targets *t, const char *path, bool dynamic,
+                          const char *base)
+{
+    if (path == NULL || path[0] == '\0')
+        return;
+    if (t->n == t->cap) {
+        size_t cap = t->cap ? t->cap * 2 : 8;
+        t->items = rp_arena_realloc(a, t->items, t->cap * sizeof *t->items, cap * sizeof *t->items);
+        t->cap = cap;
+    }
+    t->items[t->n++] = (rp_write_target){.path = path, .dynamic = dynamic, .base = base};
+}
+
+/* ---- patches ---- */
+
+static void add_line_path(rp_arena *a, rp_write_targets *out, const char *p, size_t n)
+{
+    while (n > 0 && (p[n - 1] == ' ' || p[n - 1] == '\t' || p[n - 1] == '\r'))
+        n--;
+    while (n > 0 && (*p == ' ' || *p == '\t')) {
+        p++;
+        n--;
+    }
+    /* `--- a/x\tdate`: a tab ends the name in unified diffs. */
+    const char *tab = memchr(p, '\t', n);
+    if (tab != NULL)
+        n = (size_t)(tab - p);
+    if (n == 0 || (n == 9 && strncmp(p, "/dev/null", 9) == 0))
+        return;
+    rp_write_targets_add(a, out, rp_arena_strndup(a, p, n), false, NULL);
+}
+
+void rp_patch_targets(rp_arena *a, const char *patch, rp_write_targets *out)
+{
+    static const char *const headers[] = {
+        "*** Add File:", "*** Update File:", "*** Delete File:", "*** Move to:"};
+    for (const char *line = patch; line != NULL && *line != '\0';) {
+        const char *nl = strchr(line, '\n');
+        size_t n = nl ? (size_t)(nl - line) : strlen(line);
+        bool done = false;
+        for (size_t i = 0; i < sizeof headers / sizeof headers[0] && !done; i++) {
+            size_t h = strlen(headers[i]);
+            if (n >= h && strncmp(line, headers[i], h) == 0) {
+                add_line_path(a, out, line + h, n - h);
+                done = true;
+            }
+        }
+        if (!done && n >= 4 && (strncmp(line, "+++ ", 4) == 0 || strncmp(line, "--- ", 4) == 0)) {
+            const char *p = line + 4;
+            size_t m = n - 4;
+            if (m >= 2 && (p[0] == 'a' || p[0] == 'b') && p[1] == '/') {
+                p += 2;
+                m -= 2;
+            }
+            add_line_path(a, out, p, m);
+        }
+        line = nl ? nl + 1 : NULL;
+    }
+}
+
+/* ---- shell commands ---- */
+
+typedef struct cmd_view {
+    const rp_sh_command *c;
+    rp_arena *a;
+    rp_write_targets *out;
+    const char *base;
+} cmd_view;
+
+static void add_word(cmd_view *v, size_t i)
+{
+    const rp_sh_word *w = &v->c->words[i];
+    rp_write_targets_add(v->a, v->out, w->text, !rp_sh_word_static(w), v->base);
+}
+
+/* Whether the short option letter `opt` of program-specific `value_opts` takes a value. */
+static bool takes_value(const char *value_opts, char opt)
+{
+    return value_opts != NULL && strchr(value_opts, opt) != NULL;
+}
+
+/* Positional (non-option) words of c, skipping the values of short options in `short_values`
+ * and of long options in `long_values` (written `--opt VALUE`). Returns their indexes. */
+static size_t positional(const rp_sh_command *c, const char *short_values,
+                         const char *const *long_values, size_t *idx, size_t cap)
+{
+    size_t n = 0;
+    bool after_dashes = false;
+    for (size_t i = 1; i < c->n_words && n < cap; i++) {
+        const char *t = c->words[i].text;
+        if (!after_dashes && streq(t, "--")) {
+            after_dashes = true;
+            continue;
+        }
+        if (!after_dashes && t[0] == '-' && t[1] != '\0') {
+            if (t[1] == '-') {
+                for (size_t k = 0; long_values != NULL && long_values[k] != NULL; k++)
+                    if (streq(t, long_values[k]))
+                        i++;
+                continue;
+            }
+            for (const char *p = t + 1; *p; p++)
+                if (takes_value(short_values, *p)) {
+                    if (p[1] == '\0')
+                        i++;
+                    break;
+                }
+            continue;
+        }
+        idx[n++] = i;
+    }
+    return n;
+}
+
+#define MAX_POS 128
+
+static void all_positional(cmd_view *v, const char *short_values, const char *const *long_values)
+{
+    size_t idx[MAX_POS];
+    size_t n = positional(v->c, short_values, long_values, idx, MAX_POS);
+    for (size_t i = 0; i < n; i++)
+        add_word(v, idx[i]);
+}
+
+/* cp, mv, install, ln: -t DIR / --target-directory=DIR, else the last positional. */
+static void destination(cmd_view *v, const char *short_values, bool install)
+{
+    const rp_sh_command *c = v->c;
+    bool make_dirs = false;
+    for (size_t i = 1; i < c->n_words; i++) {
+        const char *t = c->words[i].text;
+        if (streq(t, "--"))
+            break;
+        if (starts_with(t, "--target-directory=")) {
+            rp_write_targets_add(v->a, v->out, t + 19, !rp_sh_word_static(&c->words[i]), v->base);
+            return;
+        }
+        if ((streq(t, "-t") || streq(t, "--target-directory")) && i + 1 < c->n_words) {
+            add_word(v, i + 1);
+            return;
+        }
+        if (t[0] == '-' && t[1] == 't' && t[2] != '\0') {
+            rp_write_targets_add(v->a, v->out, t + 2, !rp_sh_word_static(&c->words[i]), v->base);
+            return;
+        }
+        if (install && t[0] == '-' && t[1] != '-' && strchr(t, 'd') != NULL)
+            make_dirs = true;
+    }
+    size_t idx[MAX_POS];
+    size_t n = positional(c, short_values, NULL, idx, MAX_POS);
+    if (make_dirs) {
+        for (size_t i = 0; i < n; i++)
+            add_word(v, idx[i]);
+        return;
+    }
+    if (n >= 2 || (n == 1 && streq(c->program, "ln")))
+        add_word(v, idx[n - 1]);
+}
+
+/* sed -i / --in-place: files are the positionals after the script (none is the script when
+ * -e or -f gave it). */
+static void sed_in_place(cmd_view *v)
+{
+    const rp_sh_command *c = v->c;
+    bool in_place = false, script_given = false;
+    for (size_t i = 1; i < c->n_words; i++) {
+        const char *t = c->words[i].text;
+        if (streq(t, "--"))
+            break;
+        if (starts_with(t, "--in-place"))
+            in_place = true;
+        else if (streq(t, "--expression") || streq(t, "--file") ||
+                 starts_with(t, "--expression=") || starts_with(t, "--file="))
+            script_given = true;
+        else if (t[0] == '-' && t[1] != '-')
+            for (const char *p = t + 1; *p; p++) {
+                if (*p == 'i') {
+                    in_place = true;
+                    break; /* the rest is the backup suffix */
+                }
+                if (*p == 'e' || *p == 'f') {
+                    script_given = true;
+                    break;
+                }
+                if (*p == 'l')
+                    break;
+            }
+    }
+    if (!in_place)
+        return;
+    size_t idx[MAX_POS];
+    size_t n =
+        positional(c, "efl", (const char *const[]){"--expression", "--file", "--line-length", NULL},
+                   idx, MAX_POS);
+    for (size_t i = script_given ? 0 : 1; i < n; i++)
+        add_word(v, idx[i]);
+}
+
+/* perl -i[ext]: the files after the program (-e gives it inline). */
+static void perl_in_place(cmd_view *v)
+{
+    const rp_sh_command *c = v->c;
+    bool in_place = false, inline_script = false;
+    for (size_t i = 1; i < c->n_words; i++) {
+        const char *t = c->words[i].text;
+        if (streq(t, "--") || t[0] != '-')
+            break;
+        for (const char *p = t + 1; *p; p++) {
+            if (*p == 'i') {
+                in_place = true;
+                break; /* the rest is the backup extension */
+            }
+            if (*p == 'e' || *p == 'E') {
+                inline_script = true;
+                break;
+            }
+        }
+    }
+    if (!in_place)
+        return;
+    size_t idx[MAX_POS];
+    size_t n = positional(c, "eEIMmxlC0", NULL, idx, MAX_POS);
+    for (size_t i = inline_script ? 0 : 1; i < n; i++)
+        add_word(v, idx[i]);
+}
+
+static void dd_output(cmd_view *v)
+{
+    for (size_t i = 1; i < v->c->n_words; i++) {
+        const rp_sh_word *w = &v->c->words[i];
+        if (starts_with(w->text, "of="))
+            rp_write_targets_add(v->a, v->out, w->text + 3, !rp_sh_word_static(w), v->base);
+    }
+}
+
+static void command_targets(cmd_view *v)
+{
+    const rp_sh_command *c = v->c;
+    for (size_t i = 0; i < c->n_redirs; i++)
+        if (rp_sh_redir_writes(&c->redirs[i]))
+            rp_write_targets_add(v->a, v->out, c->redirs[i].target.text,
+                                 !rp_sh_word_static(&c->redirs[i].target), v->base);
+    const char *p = c->program;
+    if (p == NULL)
+        return;
+    if (streq(p, "tee"))
+        all_positional(v, NULL, NULL);
+    else if (streq(p, "touch"))
+        all_positional(v, "dtr", (const char *const[]){"--date", "--reference", NULL});
+    else if (streq(p, "mkdir"))
+        all_positional(v, "m", (const char *const[]){"--mode", "--context", NULL});
+    else if (streq(p, "rm") || streq(p, "rmdir") || streq(p, "shred") || streq(p, "unlink"))
+        all_positional(v, "n", NULL);
+    else if (streq(p, "truncate"))
+        all_positional(v, "sr", (const char *const[]){"--size", "--reference", NULL});
+    else if (streq(p, "cp") || streq(p, "mv") || streq(p, "ln"))
+        destination(v, "S", false);
+    else if (streq(p, "install"))
+        destination(v, "mogS", true);
+    else if (streq(p, "sed"))
+        sed_in_place(v);
+    else if (streq(p, "perl"))
+        perl_in_place(v);
+    else if (streq(p, "dd"))
+        dd_output(v);
+}
+
+/* The directory after `cd ARG` from `base` (NULL = the cwd): "" when it cannot be known. */
+static const char *after_cd(rp_arena *a, const rp_sh_command *c, const char *base)
+{
+    if (c->n_words < 2 || !rp_sh_word_static(&c->words[1]))
+        return "";
+    const char *dir = c->words[1].text;
+    if (streq(dir, "-") || dir[0] == '~')
+        return "";
+    if (base != NULL && base[0] == '\0' && dir[0] != '/')
+        return "";
+    if (dir[0] == '/')
+        return rp_path_normalize(a, dir);
+    return base == NULL ? rp_path_normalize(a, dir) : rp_path_join(a, base, dir);
+}
+
+void rp_shell_write_targets(rp_arena *a, const struct rp_sh_parse *p, rp_write_targets *out)
+{
+    const char *base = NULL;
+    for (size_t i = 0; i < p->n_commands; i++) {
+        const rp_sh_command *c = &p->commands[i];
+        if (c->context & RP_SH_CTX_REMOTE)
+            continue;
+        cmd_view v = {.c = c, .a = a, .out = out, .base = base};
+        command_targets(&v);
+        if (c->program != NULL && (streq(c->program, "cd") || streq(c->program, "pushd")))
+            base = after_cd(a, c, base);
+    }
+}
+
+void rp_shell_write_targets_fallback(rp_arena *a, const char *command, rp_write_targets *out)
+{
+    const char *s = command;
+    while (*s) {
+        const char *gt = strchr(s, '>');
+        if (gt == NULL)
+            return;
+        s = gt + 1;
+        while (*s == '>' || *s == '|' || *s == '&')
+            s++;
+        if (s[-1] == '&' && (*s >= '0' && *s <= '9'))
+            continue; /* >&2 */
+        while (*s == ' ' || *s == '\t')
+            s++;
+        size_t n = strcspn(s, " \t\n;&|<>()");
+        char *w = rp_arena_alloc(a, n + 1);
+        size_t len = 0;
+        for (size_t i = 0; i < n; i++)
+            if (s[i] != '\'' && s[i] != '"' && s[i] != '\\')
+                w[len++] = s[i];
+        w[len] = '\0';
+        rp_write_targets_add(a, out, w, strchr(w, '$') != NULL || strchr(w, '`') != NULL, NULL);
+        s += n;
+    }
+}

@@ -1,0 +1,41 @@
+/* write_targets.h — the files a tool call would write, for worktree_guard: the paths named in
+ * an apply_patch body, and the write targets of each simple command of a parsed shell command
+ * (redirections, tee, sed -i, perl -i, cp/mv/install/ln destinations, touch, mkdir, rm, rmdir,
+ * truncate, dd of=). */
+#ifndef RAMPART_POLICIES_WRITE_TARGETS_H
+#define RAMPART_POLICIES_WRITE_TARGETS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "core/arena.h"
+#include "shell/shell.h"
+
+typedef struct rp_write_target {
+    const char *path; /* as written (after quote removal) */
+    bool dynamic;     /* contains $VAR, $(…), … : only a leading ~ / $HOME is understood */
+    /* The directory a relative path is relative to after a `cd` earlier in the command:
+     * NULL = the worker's cwd; "" = unknown (a cd to a dynamic or unreadable place). */
+    const char *base;
+} rp_write_target;
+
+typedef struct rp_write_targets {
+    rp_write_target *items;
+    size_t n, cap;
+} rp_write_targets;
+
+void rp_write_targets_add(rp_arena *a, rp_write_targets *t, const char *path, bool dynamic,
+                          const char *base);
+
+/* Paths of `*** Add File: p`, `*** Update File: p`, `*** Delete File: p`, `*** Move to: p` and
+ * unified-diff `--- a/p` / `+++ b/p` headers (/dev/null skipped). */
+void rp_patch_targets(rp_arena *a, const char *patch, rp_write_targets *out);
+
+/* Write targets of every simple command of a parse (remote ones excluded: they write another
+ * host). `cd DIR` earlier in the list changes the base of later relative paths. */
+void rp_shell_write_targets(rp_arena *a, const struct rp_sh_parse *p, rp_write_targets *out);
+
+/* For a command the parser cannot read: whitespace words after a `>` or `>>` operator. */
+void rp_shell_write_targets_fallback(rp_arena *a, const char *command, rp_write_targets *out);
+
+#endif
