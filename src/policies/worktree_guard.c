@@ -140,7 +140,11 @@ static bool outside(const worktree_view *v, const char *path, bool dynamic, cons
     const char *p = path;
     if (v->home != NULL)
         p = rp_path_expand_home(a, p, v->home);
-    if (dynamic && p[0] != '/' && p[0] != '~' && p[0] != '.')
+    /* A home the event did not tell us: `~/x` or `$HOME/x` is not inside the worktree (joining
+     * it to the cwd would make "<cwd>/~/x" of it). */
+    if (p[0] == '~' || strncmp(p, "$HOME", 5) == 0 || strncmp(p, "${HOME}", 7) == 0)
+        return true;
+    if (dynamic && p[0] != '/' && p[0] != '.')
         return false; /* `$OUT`, `$(mktemp)`: where it points cannot be read from the text */
     if (p[0] != '/' && base != NULL) {
         if (base[0] == '\0')

@@ -364,10 +364,25 @@ static void test_safe_commands_allowed(void **unused)
     run_safe(NULL);
 }
 
+/* With a cwd but no home in the event, `~/x` must not be read as "<cwd>/~/x". */
+static void test_home_paths_without_home_are_outside(void **unused)
+{
+    (void)unused;
+    static const char *const cmds[] = {"mv a ~/b", "echo x > ~/.bashrc", "cp a $HOME/b",
+                                       "tee ${HOME}/x"};
+    for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++) {
+        const char *reason = NULL;
+        rp_verdict v = st_eval(&p, st_event("Bash", "command", cmds[i], CWD, NULL), NULL, &reason);
+        if (v != RP_DENY)
+            fail_msg("%s: expected DENY, got %d", cmds[i], (int)v);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_reference_textual_rule),
+        cmocka_unit_test(test_home_paths_without_home_are_outside),
         cmocka_unit_test(test_params),
         cmocka_unit_test(test_cwd_is_the_worktree),
         cmocka_unit_test(test_symlink_escape),
