@@ -537,7 +537,7 @@ typedef enum wrapper_kind {
     WRAP_COMMAND,
     WRAP_BUILTIN,
     WRAP_EXEC,
-    WRAP_PLAIN, /* nohup, setsid: no options with values */
+    WRAP_PLAIN, /* nohup, setsid, busybox/toybox (multi-call: the applet is the command) */
     WRAP_NICE,
     WRAP_IONICE,
     WRAP_TIMEOUT,
@@ -560,18 +560,18 @@ static const struct wrapper_name {
     const char *name;
     wrapper_kind kind;
 } wrapper_names[] = {
-    {"ash", WRAP_SHELL},     {"bash", WRAP_SHELL},      {"builtin", WRAP_BUILTIN},
-    {"chroot", WRAP_CHROOT}, {"command", WRAP_COMMAND}, {"dash", WRAP_SHELL},
-    {"doas", WRAP_DOAS},     {"env", WRAP_ENV},         {"eval", WRAP_EVAL},
-    {"exec", WRAP_EXEC},     {"find", WRAP_FIND},       {"fish", WRAP_SHELL},
-    {"flock", WRAP_FLOCK},   {"ionice", WRAP_IONICE},   {"ksh", WRAP_SHELL},
-    {"lksh", WRAP_SHELL},    {"mksh", WRAP_SHELL},      {"nice", WRAP_NICE},
-    {"nohup", WRAP_PLAIN},   {"pdksh", WRAP_SHELL},     {"rbash", WRAP_SHELL},
-    {"script", WRAP_SCRIPT}, {"setsid", WRAP_PLAIN},    {"sh", WRAP_SHELL},
-    {"ssh", WRAP_SSH},       {"stdbuf", WRAP_STDBUF},   {"su", WRAP_SU},
-    {"sudo", WRAP_SUDO},     {"time", WRAP_TIME},       {"timeout", WRAP_TIMEOUT},
-    {"watch", WRAP_WATCH},   {"xargs", WRAP_XARGS},     {"yash", WRAP_SHELL},
-    {"zsh", WRAP_SHELL},
+    {"ash", WRAP_SHELL},       {"bash", WRAP_SHELL},    {"builtin", WRAP_BUILTIN},
+    {"busybox", WRAP_PLAIN},   {"chroot", WRAP_CHROOT}, {"command", WRAP_COMMAND},
+    {"dash", WRAP_SHELL},      {"doas", WRAP_DOAS},     {"env", WRAP_ENV},
+    {"eval", WRAP_EVAL},       {"exec", WRAP_EXEC},     {"find", WRAP_FIND},
+    {"fish", WRAP_SHELL},      {"flock", WRAP_FLOCK},   {"ionice", WRAP_IONICE},
+    {"ksh", WRAP_SHELL},       {"lksh", WRAP_SHELL},    {"mksh", WRAP_SHELL},
+    {"nice", WRAP_NICE},       {"nohup", WRAP_PLAIN},   {"pdksh", WRAP_SHELL},
+    {"rbash", WRAP_SHELL},     {"script", WRAP_SCRIPT}, {"setsid", WRAP_PLAIN},
+    {"sh", WRAP_SHELL},        {"ssh", WRAP_SSH},       {"stdbuf", WRAP_STDBUF},
+    {"su", WRAP_SU},           {"sudo", WRAP_SUDO},     {"time", WRAP_TIME},
+    {"timeout", WRAP_TIMEOUT}, {"toybox", WRAP_PLAIN},  {"watch", WRAP_WATCH},
+    {"xargs", WRAP_XARGS},     {"yash", WRAP_SHELL},    {"zsh", WRAP_SHELL},
 };
 
 static int compare_wrapper_name(const void *key, const void *entry)

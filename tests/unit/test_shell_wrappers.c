@@ -228,6 +228,11 @@ static void test_timeout_nice_nohup_and_friends(void **state)
     expect_argv(inner_of(command_named("exec", 0)), "rm", "x", NULL);
     parse_ok("exec > log");
     assert_int_equal(parsed.n_commands, 1);
+    /* multi-call binaries run their first argument as the command */
+    parse_ok("busybox rm -rf /");
+    expect_argv(inner_of(command_named("busybox", 0)), "rm", "-rf", "/", NULL);
+    parse_ok("/bin/toybox sh -c 'rm -rf /'");
+    expect_argv(command_named("rm", 0), "rm", "-rf", "/", NULL);
 }
 
 static void test_xargs_and_find(void **state)
