@@ -402,7 +402,12 @@ static void unwrap_shell(sh_state *st, size_t idx, const sh_frame *f, rp_sh_word
     run_string(st, idx, f, &w[i], w[i].text, w[i].len, 0, NULL);
 }
 
-static void unwrap_su(sh_state *st, size_t idx, const sh_frame *f, rp_sh_word *w, size_t n)
+/* The command string of `su` and `script`: `-c STRING` (also bundled, `-lc STRING`, or
+ * attached, `-cSTRING`), `--command STRING`, `--command=STRING`, or su's
+ * `--session-command`. Short options listed in `value_shorts` take a value (attached or the next
+ * word); those in `attached_only` take only an attached one (script's `-t[FILE]`). */
+static void unwrap_dash_c(sh_state *st, size_t idx, const sh_frame *f, rp_sh_word *w, size_t n,
+                          bool session_command, const char *value_shorts, const char *attached_only)
 {
     for (size_t i = 1; i < n; i++) {
         if (!is_static(&w[i]))
@@ -410,7 +415,8 @@ static void unwrap_su(sh_state *st, size_t idx, const sh_frame *f, rp_sh_word *w
         const char *t = w[i].text;
         if (strcmp(t, "--") == 0)
             return;
-        if (strcmp(t, "--command") == 0 || strcmp(t, "--session-command") == 0) {
+        if (strcmp(t, "--command") == 0 ||
+            (session_command && strcmp(t, "--session-command") == 0)) {
             if (i + 1 < n)
                 run_string(st, idx, f, &w[i + 1], w[i + 1].text, w[i + 1].len, 0, NULL);
             return;
@@ -429,7 +435,9 @@ static void unwrap_su(sh_state *st, size_t idx, const sh_frame *f, rp_sh_word *w
                     run_string(st, idx, f, &w[i + 1], w[i + 1].text, w[i + 1].len, 0, NULL);
                 return;
             }
-            if (strchr("gGsw", t[j])) {
+            if (strchr(attached_only, t[j]))
+                break;
+            if (strchr(value_shorts, t[j])) {
                 if (!t[j + 1])
                     i++;
                 break;
@@ -438,42 +446,14 @@ static void unwrap_su(sh_state *st, size_t idx, const sh_frame *f, rp_sh_word *w
     }
 }
 
+static void unwrap_su(sh_state *st, size_t idx, const sh_frame *f, rp_sh_word *w, size_t n)
+{
+    unwrap_dash_c(st, idx, f, w, n, true, "gGsw", "");
+}
+
 static void unwrap_script(sh_state *st, size_t idx, const sh_frame *f, rp_sh_word *w, size_t n)
 {
-    for (size_t i = 1; i < n; i++) {
-        if (!is_static(&w[i]))
-            continue;
-        const char *t = w[i].text;
-        if (strcmp(t, "--") == 0)
-            return;
-        if (strcmp(t, "--command") == 0) {
-            if (i + 1 < n)
-                run_string(st, idx, f, &w[i + 1], w[i + 1].text, w[i + 1].len, 0, NULL);
-            return;
-        }
-        if (strncmp(t, "--command=", 10) == 0) {
-            run_string(st, idx, f, &w[i], t + 10, strlen(t + 10), 0, NULL);
-            return;
-        }
-        if (t[0] != '-' || t[1] == '-' || t[1] == '\0')
-            continue;
-        for (size_t j = 1; t[j]; j++) {
-            if (t[j] == 'c') {
-                if (t[j + 1])
-                    run_string(st, idx, f, &w[i], t + j + 1, strlen(t + j + 1), 0, NULL);
-                else if (i + 1 < n)
-                    run_string(st, idx, f, &w[i + 1], w[i + 1].text, w[i + 1].len, 0, NULL);
-                return;
-            }
-            if (t[j] == 't')
-                break; /* -t[FILE]: optional, attached */
-            if (strchr("EIOBTm", t[j])) {
-                if (!t[j + 1])
-                    i++;
-                break;
-            }
-        }
-    }
+    unwrap_dash_c(st, idx, f, w, n, false, "EIOBTm", "t");
 }
 
 static void unwrap_flock(sh_state *st, size_t idx, const sh_frame *f, rp_sh_word *w, size_t n)
