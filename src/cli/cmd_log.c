@@ -1,4 +1,7 @@
 /* cmd_log.c — `rampart log`: the audit rows of past decisions, oldest first. */
+#include <errno.h>
+#include <limits.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -153,6 +156,17 @@ static int log_run(int argc, char **argv)
     }
 
     char *dir = rp_cli_state_dir_from_stack(state_dir);
+    /* A read command must not create state: with no database there is no log to show. */
+    char def[PATH_MAX] = "", db[PATH_MAX + 16];
+    const char *where = dir ? dir : rp_store_default_dir(def, sizeof def);
+    if (where != NULL) {
+        snprintf(db, sizeof db, "%s/state.db", where);
+        if (access(db, F_OK) != 0 && errno == ENOENT) {
+            fprintf(stderr, "rampart log: no state store in %s (nothing evaluated yet)\n", where);
+            free(dir);
+            return RP_EXIT_OK;
+        }
+    }
     rp_store *store = rp_cli_open_store(dir);
     free(dir);
     if (!store) {

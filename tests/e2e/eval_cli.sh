@@ -242,6 +242,11 @@ run_rampart "$OUT" "$ERR" eval -c "$TMP/onerr-ask.yaml" --state-dir "$TMP/broken
 check "... with on_error: ask the answer is ASK" \
     json_lines "$OUT" 'd[0]["result"] == "ASK" and d[2]["result"] == "ASK"'
 
+# ---- log is a read command: it creates no state ----
+run_rampart "$OUT" "$ERR" log --state-dir "$TMP/never-evaluated"
+expect_rc "log on a directory with no state" 0
+check "... creates no database there" test ! -e "$TMP/never-evaluated/state.db"
+
 # ---- validate ----
 run_rampart "$OUT" "$ERR" validate "$ROOT/examples/rampart.yaml"
 expect_rc "validate examples/rampart.yaml" 0
