@@ -135,6 +135,7 @@ static void lex_backtick(sh_src *s, const sh_frame *f, unsigned *flags, bool in_
     size_t mark = st->n_scratch;
     sh_frame inner = *f;
     inner.ctx |= RP_SH_CTX_CMDSUB;
+    inner.env = sh_new_env(st, RP_SH_ENV_SUBST, f->env);
     if (!escapes) {
         sh_src sub;
         sh_src_init(&sub, st, s->text, close, s->base, s->exact);
@@ -301,6 +302,7 @@ static void lex_dollar(sh_src *s, const sh_frame *f, unsigned *flags, bool in_dq
             }
             sh_frame inner = *f;
             inner.ctx |= RP_SH_CTX_CMDSUB;
+            inner.env = sh_new_env(st, RP_SH_ENV_SUBST, f->env);
             s->pos = start + 2;
             sh_parse_subst_body(s, &inner);
             st->nesting--;
@@ -343,6 +345,7 @@ static void lex_procsub(sh_src *s, const sh_frame *f, unsigned *flags)
     }
     sh_frame inner = *f;
     inner.ctx |= RP_SH_CTX_PROCSUB;
+    inner.env = sh_new_env(st, RP_SH_ENV_SUBST, f->env);
     s->pos = start + 2;
     sh_parse_subst_body(s, &inner);
     st->nesting--;

@@ -161,6 +161,7 @@ static void read_heredoc(sh_src *s, const sh_heredoc_pending *p)
         body.pos = body_start;
         sh_frame inner = p->frame;
         inner.ctx |= RP_SH_CTX_HEREDOC;
+        inner.env = st->cmds[p->cmd].env;
         size_t resume = s->pos;
         sh_scan_heredoc_body(&body, &inner);
         if (st->failed) {
@@ -259,6 +260,7 @@ static void finish_command(sh_src *s, const sh_frame *f, size_t idx, size_t star
 
     c->context |= f->ctx;
     c->depth = f->depth;
+    c->env = f->env;
     c->remote_host = f->remote_host;
     st->wrapper_of[idx] = f->wrapper;
     if (f->span_fixed) {
@@ -279,6 +281,7 @@ static void finish_command(sh_src *s, const sh_frame *f, size_t idx, size_t star
         s->cap_pending++;
         s->pending[s->n_pending].redir = r;
         s->pending[s->n_pending].frame = *f;
+        s->pending[s->n_pending].cmd = idx;
         s->n_pending++;
     }
     if (!st->failed)
@@ -608,6 +611,7 @@ static void parse_subshell(sh_src *s, const sh_frame *f)
     size_t open = s->pos++;
     sh_frame inner = *f;
     inner.ctx |= RP_SH_CTX_SUBSHELL;
+    inner.env = sh_new_env(s->st, RP_SH_ENV_SUBSHELL, f->env);
     size_t count = 0;
     parse_list_until_end(s, &inner, &count);
     if (s->st->failed)
@@ -978,9 +982,12 @@ static void parse_pipeline(sh_src *s, const sh_frame *f)
     sh_state *st = s->st;
     if (!skip_pipeline_prefix(s, true))
         return;
-    size_t stage_start = st->n_cmds;
+    size_t stage_start = st->n_cmds, env_start = st->n_envs;
     parse_command(s, f);
     int id = -1, stage = 0;
+    /* Every stage runs in a subshell of its own: the first is known to be one only at the
+     * first `|`, the later ones get their environment before they are read. */
+    sh_frame stage_frame = *f;
     while (!st->failed) {
         skip_blanks_and_comment(s);
         if (peek(s, 0) != '|' || peek(s, 1) == '|')
@@ -989,12 +996,14 @@ static void parse_pipeline(sh_src *s, const sh_frame *f)
         if (id < 0) {
             id = st->next_pipeline++;
             mark_stage(st, f, stage_start, st->n_cmds, id, 0);
+            sh_rehome(st, stage_start, env_start, f->env, RP_SH_ENV_PIPE_STAGE);
         }
         skip_linebreaks(s);
         stage_start = st->n_cmds;
         if (!skip_pipeline_prefix(s, false))
             break; /* `a | time`: bash times an empty stage */
-        parse_command(s, f);
+        stage_frame.env = sh_new_env(st, RP_SH_ENV_PIPE_STAGE, f->env);
+        parse_command(s, &stage_frame);
         mark_stage(st, f, stage_start, st->n_cmds, id, ++stage);
     }
 }
@@ -1046,7 +1055,7 @@ static void parse_list_until_end(sh_src *s, const sh_frame *f, size_t *count)
         skip_linebreaks(s);
         if (at_list_end(s))
             return;
-        size_t start = st->n_cmds;
+        size_t start = st->n_cmds, env_start = st->n_envs;
         parse_and_or(s, f);
         (*count)++;
         skip_blanks_and_comment(s);
@@ -1056,6 +1065,7 @@ static void parse_list_until_end(sh_src *s, const sh_frame *f, size_t *count)
         } else if (c == '&' && next != '&' && next != '>') {
             s->pos++;
             sh_mark_range(st, start, RP_SH_CTX_BACKGROUND);
+            sh_rehome(st, start, env_start, f->env, RP_SH_ENV_BACKGROUND);
         } else if (c != '\n') {
             return;
         }

@@ -116,6 +116,83 @@ void sh_mark_range(sh_state *st, size_t from, unsigned ctx_bits)
         st->cmds[i].context |= ctx_bits;
 }
 
+int sh_new_env(sh_state *st, unsigned kind, int parent)
+{
+    if (st->n_envs >= st->cap_envs) { /* env 0 is implicit while cap_envs is 0 */
+        size_t cap = st->cap_envs, kcap = st->cap_envs;
+        st->env_parent = grow(st->arena, st->env_parent, &cap, st->n_envs + 1, sizeof(int));
+        st->env_kind = grow(st->arena, st->env_kind, &kcap, st->n_envs + 1, sizeof(unsigned));
+        if (st->cap_envs == 0) { /* env 0 was implicit so far */
+            st->env_parent[0] = -1;
+            st->env_kind[0] = RP_SH_ENV_TOP;
+        }
+        st->cap_envs = cap;
+    }
+    int id = (int)st->n_envs++;
+    st->env_parent[id] = parent;
+    st->env_kind[id] = kind;
+    return id;
+}
+
+int sh_rehome(sh_state *st, size_t cmd_from, size_t env_from, int from, unsigned kind)
+{
+    int id = sh_new_env(st, kind, from);
+    for (size_t i = cmd_from; i < st->n_cmds; i++)
+        if (st->cmds[i].env == from)
+            st->cmds[i].env = id;
+    for (size_t e = env_from; e < (size_t)id; e++)
+        if (st->env_parent[e] == from) {
+            st->env_parent[e] = id;
+            st->env_reorder = true;
+        }
+    return id;
+}
+
+/* Renumbers the environments in pre-order (children in the order they started), so that a
+ * parent's id is below its children's: consumers can then walk them in one forward pass. */
+static void renumber_envs(sh_state *st)
+{
+    size_t n = st->n_envs;
+    int *first = rp_arena_alloc(st->arena, n * sizeof(int));
+    int *next = rp_arena_alloc(st->arena, n * sizeof(int));
+    int *stack = rp_arena_alloc(st->arena, n * sizeof(int));
+    int *new_id = rp_arena_alloc(st->arena, n * sizeof(int));
+    for (size_t e = 0; e < n; e++)
+        first[e] = next[e] = -1;
+    for (size_t e = n; e-- > 1;) { /* prepending in reverse keeps creation order */
+        int p = st->env_parent[e];
+        next[e] = first[p];
+        first[p] = (int)e;
+    }
+    size_t top = 0;
+    int count = 0;
+    stack[top++] = 0;
+    while (top > 0) {
+        int e = stack[--top];
+        new_id[e] = count++;
+        /* push children last-first so that the first child is numbered next */
+        size_t mark = top;
+        for (int c = first[e]; c >= 0; c = next[c])
+            stack[top++] = c;
+        for (size_t i = mark, j = top; i + 1 < j; i++, j--) {
+            int t = stack[i];
+            stack[i] = stack[j - 1];
+            stack[j - 1] = t;
+        }
+    }
+    int *parent = rp_arena_alloc(st->arena, n * sizeof(int));
+    unsigned *kind = rp_arena_alloc(st->arena, n * sizeof(unsigned));
+    for (size_t e = 0; e < n; e++) {
+        int p = st->env_parent[e];
+        parent[new_id[e]] = p < 0 ? -1 : new_id[p];
+        kind[new_id[e]] = st->env_kind[e];
+    }
+    for (size_t i = 0; i < st->n_cmds; i++)
+        st->cmds[i].env = new_id[st->cmds[i].env];
+    st->env_parent = parent;
+    st->env_kind = kind;
+}
+
 void sh_scratch_grow(sh_state *st, size_t more)
 {
     st->scratch = grow(st->arena, st->scratch, &st->cap_scratch, st->n_scratch + more, 1);
@@ -149,6 +226,7 @@ int rp_sh_parse(rp_arena *a, const char *src, size_t len, struct rp_sh_parse *ou
     memset(&st, 0, sizeof st);
     st.arena = a;
     st.top_len = len;
+    st.n_envs = 1;
 
     /* bash reads a command string as a C string: a NUL byte ends it. We refuse instead, since
      * what follows the NUL would be hidden from us but may reach another reader. */
@@ -157,7 +235,7 @@ int rp_sh_parse(rp_arena *a, const char *src, size_t len, struct rp_sh_parse *ou
 
     sh_src s;
     sh_src_init(&s, &st, src, readable, 0, true);
-    sh_frame top = {.ctx = 0, .depth = 0, .wrapper = -1};
+    sh_frame top = {.ctx = 0, .depth = 0, .wrapper = -1, .env = 0};
     sh_parse_program(&s, &top);
     if (nul && !st.failed) {
         st.failed = true;
@@ -173,6 +251,13 @@ int rp_sh_parse(rp_arena *a, const char *src, size_t len, struct rp_sh_parse *ou
         }
         c->wrapper = st.wrapper_of[i] >= 0 ? &st.cmds[st.wrapper_of[i]] : NULL;
     }
+    static const int top_parent[1] = {-1};
+    static const unsigned top_kind[1] = {RP_SH_ENV_TOP};
+    if (st.env_reorder)
+        renumber_envs(&st);
+    out->env_parent = st.env_parent ? st.env_parent : top_parent;
+    out->env_kind = st.env_kind ? st.env_kind : top_kind;
+    out->n_envs = st.n_envs;
     out->commands = st.cmds;
     out->n_commands = st.n_cmds;
     out->unreadable = st.failed;

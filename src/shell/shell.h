@@ -9,6 +9,11 @@
  * `script -c`, `ssh host CMD`, `watch CMD`) are parsed again, with RP_SH_CTX_STRING. Commands
  * inside $(…), `…`, <(…), >(…) and the substitutions of unquoted here-doc bodies are listed too.
  *
+ * Every command also says which shell environment it runs in (`env`): the top-level shell, a
+ * ( … ) subshell, a substitution body, a pipeline stage, a background job, or a string a new
+ * shell process runs. A `cd` or an assignment changes only its own environment; environments
+ * form a tree (env_parent), each starting as a copy of its parent.
+ *
  * Everything is allocated from the caller's arena; parsing does no other allocation and no I/O.
  * A command that cannot be read (unbalanced quotes, unterminated substitution, nesting deeper
  * than RP_SH_MAX_DEPTH) yields unreadable = true, with the commands read so far still listed:
@@ -53,9 +58,9 @@ enum {
     RP_SH_WORD_TILDE = 1u << 6,   /* leading ~ or ~user (expands; see rp_sh_word.text) */
     RP_SH_WORD_PROCSUB = 1u << 7, /* <( … ) or >( … ) as a word */
 };
-#define RP_SH_WORD_DYNAMIC                                                                     \
-    (RP_SH_WORD_VAR | RP_SH_WORD_CMDSUB | RP_SH_WORD_ARITH | RP_SH_WORD_GLOB |                 \
-     RP_SH_WORD_BRACE | RP_SH_WORD_PROCSUB)
+#define RP_SH_WORD_DYNAMIC                                                                         \
+    (RP_SH_WORD_VAR | RP_SH_WORD_CMDSUB | RP_SH_WORD_ARITH | RP_SH_WORD_GLOB | RP_SH_WORD_BRACE |  \
+     RP_SH_WORD_PROCSUB)
 
 typedef struct rp_sh_word {
     /* After quote removal and ANSI-C decoding: for a static word exactly what the program would
@@ -65,7 +70,7 @@ typedef struct rp_sh_word {
     size_t len;
     const char *raw; /* the source slice as written (not NUL-terminated) */
     size_t raw_len;
-    size_t offset;   /* byte offset of raw in the string given to rp_sh_parse at top level */
+    size_t offset; /* byte offset of raw in the string given to rp_sh_parse at top level */
     unsigned flags;
 } rp_sh_word;
 
@@ -75,30 +80,41 @@ static inline bool rp_sh_word_static(const rp_sh_word *w)
 }
 
 typedef enum rp_sh_redir_op {
-    RP_SH_REDIR_OUT = 0,      /* >   */
-    RP_SH_REDIR_APPEND,       /* >>  */
-    RP_SH_REDIR_IN,           /* <   */
-    RP_SH_REDIR_INOUT,        /* <>  */
-    RP_SH_REDIR_CLOBBER,      /* >|  */
-    RP_SH_REDIR_DUP_OUT,      /* >&  (target a fd number, '-', or a file: then like &>) */
-    RP_SH_REDIR_DUP_IN,       /* <&  */
-    RP_SH_REDIR_OUT_ERR,      /* &>  */
-    RP_SH_REDIR_APPEND_ERR,   /* &>> */
-    RP_SH_REDIR_HEREDOC,      /* <<  */
+    RP_SH_REDIR_OUT = 0,       /* >   */
+    RP_SH_REDIR_APPEND,        /* >>  */
+    RP_SH_REDIR_IN,            /* <   */
+    RP_SH_REDIR_INOUT,         /* <>  */
+    RP_SH_REDIR_CLOBBER,       /* >|  */
+    RP_SH_REDIR_DUP_OUT,       /* >&  (target a fd number, '-', or a file: then like &>) */
+    RP_SH_REDIR_DUP_IN,        /* <&  */
+    RP_SH_REDIR_OUT_ERR,       /* &>  */
+    RP_SH_REDIR_APPEND_ERR,    /* &>> */
+    RP_SH_REDIR_HEREDOC,       /* <<  */
     RP_SH_REDIR_HEREDOC_STRIP, /* <<- */
-    RP_SH_REDIR_HERESTRING    /* <<< */
+    RP_SH_REDIR_HERESTRING     /* <<< */
 } rp_sh_redir_op;
 
 typedef struct rp_sh_redir {
     rp_sh_redir_op op;
-    int fd;            /* explicit fd number before the operator, or -1 */
-    rp_sh_word target; /* file, fd, here-doc delimiter or here-string word */
+    int fd;                   /* explicit fd number before the operator, or -1 */
+    rp_sh_word target;        /* file, fd, here-doc delimiter or here-string word */
     const char *heredoc_body; /* here-docs: the body text (NUL-terminated), else NULL */
     bool heredoc_quoted;      /* delimiter was quoted: the body is pure data */
 } rp_sh_redir;
 
 /* True for operators that may create or write the target file. */
 bool rp_sh_redir_writes(const rp_sh_redir *r);
+
+/* What started a shell environment (rp_sh_command.env, rp_sh_parse.env_kind). */
+typedef enum rp_sh_env_kind {
+    RP_SH_ENV_TOP = 0,  /* the shell that runs the command string (env 0) */
+    RP_SH_ENV_SUBSHELL, /* ( … ) */
+    RP_SH_ENV_SUBST, /* the body of $( … ), ` … `, <( … ) or >( … ) (here-doc ones too) */
+    RP_SH_ENV_PIPE_STAGE, /* one stage of a pipeline of two or more: bash forks every stage */
+    RP_SH_ENV_BACKGROUND, /* a list element run with & */
+    RP_SH_ENV_STRING      /* a string a new shell process runs: bash -c, su -c, script -c,
+                             flock -c, watch CMD, ssh host CMD (not eval: the current shell) */
+} rp_sh_env_kind;
 
 typedef struct rp_sh_command rp_sh_command;
 struct rp_sh_command {
@@ -113,17 +129,21 @@ struct rp_sh_command {
      * ("/usr/bin/rm" → "rm"; "./rm" stays "./rm" — it is not the rm on PATH). NULL when the
      * command has no words (only assignments/redirections) or words[0] is dynamic. */
     const char *program;
-    bool program_is_path;  /* words[0] contained a '/' (absolute or relative path) */
-    bool program_dynamic;  /* words[0] is dynamic: the program is unknown */
+    bool program_is_path;    /* words[0] contained a '/' (absolute or relative path) */
+    bool program_dynamic;    /* words[0] is dynamic: the program is unknown */
     bool is_builtin_wrapped; /* reached through `builtin` or `command` */
     /* Set on a wrapper's inner command when the wrapper supplies more arguments at run time
      * (xargs, find -exec … {}): words are only the fixed part. */
     bool extra_args;
 
-    unsigned context;       /* RP_SH_CTX_* bits */
-    int pipeline;           /* index of its pipeline (same value = same pipeline), or -1 */
-    int stage;              /* 0-based stage within the pipeline */
-    int depth;              /* 0 at top level; +1 per unwrap or re-parse */
+    unsigned context; /* RP_SH_CTX_* bits */
+    int pipeline;     /* index of its pipeline (same value = same pipeline), or -1 */
+    int stage;        /* 0-based stage within the pipeline */
+    int depth;        /* 0 at top level; +1 per unwrap or re-parse */
+    /* The shell environment it runs in (index into rp_sh_parse.env_*; 0 = the top-level
+     * shell). A wrapper's directly executed command (sudo CMD, env CMD, xargs CMD …) shares
+     * the wrapper's environment: it is another process, but no shell of its own. */
+    int env;
     const rp_sh_command *wrapper; /* the command it was unwrapped from, or NULL */
     const char *remote_host;      /* ssh destination when RP_SH_CTX_REMOTE */
     size_t offset, end;           /* byte span in the top-level string (for wrapped/string
@@ -134,9 +154,15 @@ struct rp_sh_command {
 struct rp_sh_parse {
     rp_sh_command *commands; /* in source order; a wrapper precedes what it runs */
     size_t n_commands;
-    bool unreadable;        /* the command string cannot be fully read */
-    const char *error;      /* why, when unreadable (static or arena text) */
+    bool unreadable;   /* the command string cannot be fully read */
+    const char *error; /* why, when unreadable (static or arena text) */
     size_t error_offset;
+    /* The environments: env_parent[0] = -1, and env_parent[e] < e for every other e (ids are
+     * in pre-order: an environment is numbered before the ones started inside it).
+     * env_kind[e] is an rp_sh_env_kind. n_envs >= 1. */
+    const int *env_parent;
+    const unsigned *env_kind;
+    size_t n_envs;
 };
 
 /* Parses src[0..len). Returns 0, or -1 when unreadable (out is filled either way). */

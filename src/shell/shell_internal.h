@@ -52,6 +52,12 @@ typedef struct sh_state {
     int next_pipeline;
     int nesting;
 
+    /* Shell environments (env 0, the top level, is implicit until a second one starts). */
+    int *env_parent;
+    unsigned *env_kind;
+    size_t n_envs, cap_envs;
+    bool env_reorder; /* some parent got a larger id than its child (renumbered at the end) */
+
     bool failed; /* parsing stopped: the command is unreadable */
     const char *error;
     size_t error_offset;
@@ -62,6 +68,7 @@ typedef struct sh_frame {
     unsigned ctx;
     int depth;
     int wrapper; /* index of the wrapper command, or -1 */
+    int env;     /* the shell environment its commands run in */
     const char *remote_host;
     bool span_fixed; /* commands take span_off/span_end (strings a wrapper runs) */
     size_t span_off, span_end;
@@ -70,6 +77,8 @@ typedef struct sh_frame {
 typedef struct sh_heredoc_pending {
     rp_sh_redir *redir; /* in a finished command's redirection array (never moves) */
     sh_frame frame;     /* of the command it belongs to */
+    size_t cmd;         /* that command: its environment may change (pipeline, &) before the
+                           body is read */
 } sh_heredoc_pending;
 
 /* One string being read: the top-level string, or a string a wrapper runs, or a backtick body
@@ -95,6 +104,12 @@ void sh_push_redir(sh_state *st, const rp_sh_redir *r);
 size_t sh_reserve_command(sh_state *st);
 void sh_normalise_program(rp_sh_command *c);
 void sh_mark_range(sh_state *st, size_t from, unsigned ctx_bits);
+/* Starts a shell environment of kind (rp_sh_env_kind) inside parent; returns its id. */
+int sh_new_env(sh_state *st, unsigned kind, int parent);
+/* A construct found to run in an environment of its own only after its commands were read
+ * (a pipeline stage, a background list): commands [cmd_from, n_cmds) of env `from` and the
+ * environments started since env_from directly inside `from` move into a new env of kind. */
+int sh_rehome(sh_state *st, size_t cmd_from, size_t env_from, int from, unsigned kind);
 /* Scratch text: begin returns a mark; finish copies bytes from the mark into the arena and pops. */
 void sh_scratch_grow(sh_state *st, size_t more);
 static inline void sh_scratch_putc(sh_state *st, char c)

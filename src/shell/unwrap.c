@@ -127,6 +127,7 @@ static void emit_inner(sh_state *st, size_t idx, const sh_frame *f, const inner_
     c->is_builtin_wrapped = in->builtin;
     c->context = inner.ctx;
     c->depth = inner.depth;
+    c->env = inner.env;
     c->remote_host = inner.remote_host;
     c->offset = inner.span_off;
     c->end = inner.span_end;
@@ -152,9 +153,11 @@ static void parse_run_string(sh_state *st, const char *text, size_t len, size_t 
         st->error = SH_ERROR_IN_STRING;
 }
 
-/* A string a shell will run: parsed as a program; a dynamic one is an unknown command. */
+/* A string a shell will run: parsed as a program; a dynamic one is an unknown command.
+ * new_shell: a new shell process runs it (bash -c, su -c, …), so it gets an environment of
+ * its own; eval and env -S do not start one. */
 static void run_string(sh_state *st, size_t idx, const sh_frame *f, rp_sh_word *w, const char *text,
-                       size_t len, unsigned extra_ctx, const char *host)
+                       size_t len, unsigned extra_ctx, const char *host, bool new_shell)
 {
     if (st->failed)
         return;
@@ -163,10 +166,13 @@ static void run_string(sh_state *st, size_t idx, const sh_frame *f, rp_sh_word *
         return;
     if (host)
         inner.remote_host = host;
+    if (new_shell)
+        inner.env = sh_new_env(st, RP_SH_ENV_STRING, f->env);
     if (w && !is_static(w)) {
         sh_frame outer = *f; /* so that the unknown command keeps the ssh destination */
         if (host)
             outer.remote_host = host;
+        outer.env = inner.env;
         inner_spec in = {.words = w, .n_words = 1, .extra_ctx = RP_SH_CTX_STRING | extra_ctx};
         emit_inner(st, idx, &outer, &in);
         return;
@@ -203,7 +209,7 @@ static char *join_words(sh_state *st, const rp_sh_word *w, size_t from, size_t n
 }
 
 static void run_joined(sh_state *st, size_t idx, const sh_frame *f, rp_sh_word *w, size_t from,
-                       size_t n, unsigned extra_ctx, const char *host)
+                       size_t n, unsigned extra_ctx, const char *host, bool new_shell)
 {
     if (from >= n)
         return;
@@ -211,7 +217,7 @@ static void run_joined(sh_state *st, size_t idx, const sh_frame *f, rp_sh_word *
     size_t len;
     char *text = join_words(st, w, from, n, false, &len, &dynamic);
     if (dynamic) {
-        run_string(st, idx, f, &w[from], text, len, extra_ctx, host);
+        run_string(st, idx, f, &w[from], text, len, extra_ctx, host, new_shell);
         return;
     }
     rp_sh_word *anchor = &w[from];
@@ -220,6 +226,8 @@ static void run_joined(sh_state *st, size_t idx, const sh_frame *f, rp_sh_word *
         return;
     if (host)
         inner.remote_host = host;
+    if (new_shell)
+        inner.env = sh_new_env(st, RP_SH_ENV_STRING, f->env);
     parse_run_string(st, text, len, anchor->offset, &inner);
 }
 
@@ -318,7 +326,7 @@ static void unwrap_env(sh_state *st, size_t idx, const sh_frame *f, rp_sh_word *
         return;
     }
     if (!is_static(split)) {
-        run_string(st, idx, f, split, split->text, split->len, 0, NULL);
+        run_string(st, idx, f, split, split->text, split->len, 0, NULL, false);
         return;
     }
     /* env splits the string into arguments that take its place: parse `env STRING 'rest'…`. */
@@ -334,7 +342,7 @@ static void unwrap_env(sh_state *st, size_t idx, const sh_frame *f, rp_sh_word *
     }
     size_t len;
     char *text = sh_scratch_finish(st, mark, &len);
-    run_string(st, idx, f, NULL, text, len, 0, NULL);
+    run_string(st, idx, f, NULL, text, len, 0, NULL, false);
 }
 
 static void unwrap_command_builtin(sh_state *st, size_t idx, const sh_frame *f, rp_sh_word *w,
@@ -399,7 +407,7 @@ static void unwrap_shell(sh_state *st, size_t idx, const sh_frame *f, rp_sh_word
     }
     if (!has_c || i >= n)
         return;
-    run_string(st, idx, f, &w[i], w[i].text, w[i].len, 0, NULL);
+    run_string(st, idx, f, &w[i], w[i].text, w[i].len, 0, NULL, true);
 }
 
 /* The command string of `su` and `script`: `-c STRING` (also bundled, `-lc STRING`, or
@@ -418,11 +426,11 @@ static void unwrap_dash_c(sh_state *st, size_t idx, const sh_frame *f, rp_sh_wor
         if (strcmp(t, "--command") == 0 ||
             (session_command && strcmp(t, "--session-command") == 0)) {
             if (i + 1 < n)
-                run_string(st, idx, f, &w[i + 1], w[i + 1].text, w[i + 1].len, 0, NULL);
+                run_string(st, idx, f, &w[i + 1], w[i + 1].text, w[i + 1].len, 0, NULL, true);
             return;
         }
         if (strncmp(t, "--command=", 10) == 0) {
-            run_string(st, idx, f, &w[i], t + 10, strlen(t + 10), 0, NULL);
+            run_string(st, idx, f, &w[i], t + 10, strlen(t + 10), 0, NULL, true);
             return;
         }
         if (t[0] != '-' || t[1] == '-' || t[1] == '\0')
@@ -430,9 +438,9 @@ static void unwrap_dash_c(sh_state *st, size_t idx, const sh_frame *f, rp_sh_wor
         for (size_t j = 1; t[j]; j++) {
             if (t[j] == 'c') {
                 if (t[j + 1])
-                    run_string(st, idx, f, &w[i], t + j + 1, strlen(t + j + 1), 0, NULL);
+                    run_string(st, idx, f, &w[i], t + j + 1, strlen(t + j + 1), 0, NULL, true);
                 else if (i + 1 < n)
-                    run_string(st, idx, f, &w[i + 1], w[i + 1].text, w[i + 1].len, 0, NULL);
+                    run_string(st, idx, f, &w[i + 1], w[i + 1].text, w[i + 1].len, 0, NULL, true);
                 return;
             }
             if (strchr(attached_only, t[j]))
@@ -465,7 +473,7 @@ static void unwrap_flock(sh_state *st, size_t idx, const sh_frame *f, rp_sh_word
     i++; /* the lock file (or a descriptor number, then nothing runs) */
     if (i < n && (text_is(&w[i], "-c") || text_is(&w[i], "--command"))) {
         if (i + 1 < n)
-            run_string(st, idx, f, &w[i + 1], w[i + 1].text, w[i + 1].len, 0, NULL);
+            run_string(st, idx, f, &w[i + 1], w[i + 1].text, w[i + 1].len, 0, NULL, true);
         return;
     }
     emit_words(st, idx, f, w + i, n - i);
@@ -485,7 +493,7 @@ static void unwrap_watch(sh_state *st, size_t idx, const sh_frame *f, rp_sh_word
     if (exec)
         emit_words(st, idx, f, w + i, n - i);
     else
-        run_joined(st, idx, f, w, i, n, 0, NULL); /* watch runs sh -c "ARGS…" */
+        run_joined(st, idx, f, w, i, n, 0, NULL, true); /* watch runs sh -c "ARGS…" */
 }
 
 static void unwrap_ssh(sh_state *st, size_t idx, const sh_frame *f, rp_sh_word *w, size_t n)
@@ -495,7 +503,7 @@ static void unwrap_ssh(sh_state *st, size_t idx, const sh_frame *f, rp_sh_word *
     if (i + 1 >= n)
         return; /* no host, or an interactive login */
     const char *host = w[i].text;
-    run_joined(st, idx, f, w, i + 1, n, RP_SH_CTX_REMOTE, host);
+    run_joined(st, idx, f, w, i + 1, n, RP_SH_CTX_REMOTE, host, true);
 }
 
 static void unwrap_with_spec(sh_state *st, size_t idx, const sh_frame *f, rp_sh_word *w, size_t n,
@@ -638,7 +646,7 @@ void sh_unwrap(sh_state *st, size_t idx, const sh_frame *f)
         unwrap_shell(st, idx, f, w, n);
         break;
     case WRAP_EVAL:
-        run_joined(st, idx, f, w, 1, n, 0, NULL);
+        run_joined(st, idx, f, w, 1, n, 0, NULL, false); /* eval: the current shell */
         break;
     case WRAP_WATCH:
         unwrap_watch(st, idx, f, w, n);
