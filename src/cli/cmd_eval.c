@@ -77,6 +77,25 @@ static bool probe_trusted(void *self, const char *dir)
     return p->store && rp_store_is_trusted(p->store, dir);
 }
 
+/* Trust questions during evaluation (a policy reading a project's own files): the evaluation
+ * store when one is open, else the lazily opened probe. */
+typedef struct eval_trust {
+    trust_probe *probe;
+    rp_store *store;
+} eval_trust;
+
+static bool eval_trusted(void *self, const char *dir)
+{
+    eval_trust *t = self;
+    return t->store ? rp_store_is_trusted(t->store, dir) : probe_trusted(t->probe, dir);
+}
+
+static void eval_warn(void *self, const char *policy, const char *message)
+{
+    (void)self;
+    fprintf(stderr, "rampart eval: warning: %s: %s\n", policy, message);
+}
+
 static int parse_on_ask(const char *text, rp_on_ask *out)
 {
     if (strcmp(text, "report") == 0) {
@@ -323,6 +342,10 @@ static int eval_run(int argc, char **argv)
         .audit = store != NULL,
         .store_unavailable = store_failed ? "it cannot be opened" : NULL,
     };
+    eval_trust trust = {.probe = &probe, .store = store};
+    opts.is_trusted = eval_trusted;
+    opts.trust_self = &trust;
+    opts.warn = eval_warn;
     status = eval_stream(cfg, &opts, in ? in : stdin, in_name);
     if (store_failed)
         status = RP_EXIT_FAIL;

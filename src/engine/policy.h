@@ -61,6 +61,9 @@ typedef struct rp_fs_view {
     void *self;
     int (*realpath)(void *self, const char *path, char *out, size_t out_size);
     int (*lstat)(void *self, const char *path, struct stat *st);
+    /* Reads a whole (small) file into the arena, NUL-terminated: *data and *len. -1 with errno
+     * (ENOENT when it does not exist). NULL = the view cannot read files. */
+    int (*read_file)(void *self, const char *path, rp_arena *a, char **data, size_t *len);
 } rp_fs_view;
 
 extern const rp_fs_view rp_fs_view_real; /* the process's real filesystem */
@@ -74,6 +77,14 @@ typedef struct rp_eval_ctx {
     /* The last command parsed in this evaluation (src/policies/shell_input.c): every shell
      * policy of a pass reads the same command, and it is parsed once. NULL at the start. */
     void *shell_memo;
+    /* Whether the user trusted a project directory (`rampart trust`), for policies that read a
+     * project's own files. NULL = nothing is trusted. */
+    bool (*is_trusted)(void *self, const char *dir);
+    void *trust_self;
+    /* Tells the person running rampart something the decision alone does not (a config file
+     * that was ignored). NULL = nowhere; policies also put such text in their reason. */
+    void (*warn)(void *self, const char *policy, const char *message);
+    void *warn_self;
     char error[256];        /* why evaluate() returned -1 */
 } rp_eval_ctx;
 

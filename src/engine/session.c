@@ -230,6 +230,10 @@ rp_session_status rp_session_eval(const rp_config *cfg, const rp_session_opts *o
         ctx.arena = a;
         ctx.now_us = rp_now_us();
         ctx.fs = opts->fs ? opts->fs : &rp_fs_view_real;
+        ctx.is_trusted = opts->is_trusted;
+        ctx.trust_self = opts->trust_self;
+        ctx.warn = opts->warn;
+        ctx.warn_self = opts->warn_self;
         if (opts->store_unavailable != NULL) {
             snprintf(err, err_size, "%s", opts->store_unavailable);
             write_fail_closed(cfg, out, err);

@@ -27,6 +27,13 @@ typedef struct rp_session_opts {
      * event gets the config's on_error decision with this text, as a mid-stream store failure
      * would (RP_SESSION_STORE_ERROR). NULL otherwise. */
     const char *store_unavailable;
+    /* Whether a project directory is trusted (`rampart trust`), for policies that read a
+     * project's files (permissions with load_pi_config). NULL = nothing is trusted. */
+    bool (*is_trusted)(void *self, const char *dir);
+    void *trust_self;
+    /* Where policies' warnings go (rp_eval_ctx.warn); NULL = nowhere. */
+    void (*warn)(void *self, const char *policy, const char *message);
+    void *warn_self;
 } rp_session_opts;
 
 typedef enum rp_session_status {
