@@ -18,6 +18,13 @@ add_test(NAME conformance.policies
                  ${RAMPART_SHARED_DIR}/vectors/policies.jsonl
                  ${CMAKE_SOURCE_DIR}/tests/conformance/divergences.jsonl)
 
+# Every vector of ../shared/vectors/permissions.jsonl (the permissions policy).
+add_test(NAME conformance.permissions
+         COMMAND ${RAMPART_PYTHON} ${CMAKE_SOURCE_DIR}/tests/conformance/run_permissions.py
+                 $<TARGET_FILE:rampart>
+                 ${RAMPART_SHARED_DIR}/vectors/permissions.jsonl
+                 ${CMAKE_SOURCE_DIR}/tests/conformance/divergences.jsonl)
+
 # End-to-end scripts: each takes the binary and the source directory, prints
 # "<name>: N passed, M failed" and exits non-zero on failure.
 foreach(script eval_cli concurrency demo)
@@ -35,7 +42,8 @@ endif()
 
 # Every test gets a private, throw-away environment: no test may read or write the developer's
 # real state or configuration.
-set(RAMPART_E2E_TESTS conformance.policies e2e.eval_cli e2e.concurrency e2e.demo)
+set(RAMPART_E2E_TESTS conformance.policies conformance.permissions e2e.eval_cli e2e.concurrency
+    e2e.demo)
 set_tests_properties(${RAMPART_E2E_TESTS} PROPERTIES
   ENVIRONMENT "RAMPART_SOURCE_DIR=${CMAKE_SOURCE_DIR};XDG_CONFIG_HOME=${CMAKE_BINARY_DIR}/e2e-home/config;XDG_STATE_HOME=${CMAKE_BINARY_DIR}/e2e-home/state")
 

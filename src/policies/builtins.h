@@ -18,5 +18,6 @@ extern const rp_policy_type rp_policy_worktree_guard;
 extern const rp_policy_type rp_policy_read_only_os;
 extern const rp_policy_type rp_policy_risk_score_policy;
 extern const rp_policy_type rp_policy_detect_thrashing;
+extern const rp_policy_type rp_policy_permissions;
 
 #endif

@@ -24,6 +24,7 @@ static const rp_policy_type *const builtins[] = {
     &rp_policy_read_only_os,
     &rp_policy_risk_score_policy,
     &rp_policy_detect_thrashing,
+    &rp_policy_permissions,
 };
 
 #define N_BUILTINS (sizeof builtins / sizeof builtins[0])

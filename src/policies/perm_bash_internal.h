@@ -1,0 +1,111 @@
+/* perm_bash_internal.h — what the files of the bash analysis (perm.h §4) share:
+ *   perm_bash.c        rp_perm_bash_analyse, the command units and their wrapper floors (§4.2–4.6)
+ *   perm_bash_words.c  a word's value as the shell would pass it ($HOME, $PWD, tracked
+ *                      assignments, brace expansion; what stays unknown)
+ *   perm_bash_paths.c  the path tokens of each command, the cd fold over the parser's shell
+ *                      environments, and the two projections (§4.7–4.10)
+ * One pb_ctx per analysis, on the caller's stack; everything else lives in the arena. */
+#ifndef RAMPART_POLICIES_PERM_BASH_INTERNAL_H
+#define RAMPART_POLICIES_PERM_BASH_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "policies/perm.h"
+#include "shell/shell.h"
+
+/* A shell variable set by an assignment seen so far (NAME=value, export NAME=value, …). */
+typedef struct pb_var {
+    const char *name;
+    size_t name_len;
+    const char *value; /* NULL: set to something not known */
+} pb_var;
+
+typedef struct pb_ctx {
+    rp_arena *a;
+    const rp_path_ctx *pc;
+    const struct rp_sh_parse *parse;
+    const char *src; /* the command string given to the parser */
+    size_t src_len;
+    const unsigned *roles; /* per command of the parse: pb_program_roles of its program */
+    pb_var *vars;
+    size_t n_vars, cap_vars;
+} pb_ctx;
+
+/* ---- perm_bash.c ---- */
+
+/* What a program is to the analysis (bits). */
+enum {
+    PB_ROLE_SHELL = 1u << 0,       /* bash, sh, zsh …: opaque with -c */
+    PB_ROLE_INDIRECT = 1u << 1,    /* runs a command it is given: the indirection floor */
+    PB_ROLE_OUTPUT_ONLY = 1u << 2, /* a builtin that prints, tests or assigns its arguments */
+    PB_ROLE_WRITER = 1u << 3,      /* creates, changes or removes its operands */
+    PB_ROLE_DECLARER = 1u << 4,    /* export, declare, local …: NAME=value arguments */
+    PB_ROLE_PATTERN = 1u << 5,     /* pattern-first (§4.7 table) */
+    PB_ROLE_DIR = 1u << 6,         /* cd, pushd, popd */
+    PB_ROLE_EVAL = 1u << 7,
+    PB_ROLE_FIND = 1u << 8,
+    PB_ROLE_FD = 1u << 9,
+    PB_ROLE_DD = 1u << 10,
+    PB_ROLE_TRANSPARENT = 1u << 11 /* command, builtin: the same shell runs the command */
+};
+
+/* The roles of a program name (pb_program_name); 0 for NULL or an ordinary program. */
+unsigned pb_program_roles(const char *prog);
+
+/* The roles of command c of x->parse (looked up once per command). */
+static inline unsigned pb_roles(const pb_ctx *x, const rp_sh_command *c)
+{
+    return x->roles[c - x->parse->commands];
+}
+
+/* The program of c as the floors and the token rules compare it: words[0] after quote removal,
+ * the part after its last '/' (so /usr/bin/sed, ./sudo and \sudo count); NULL when c has no
+ * words or words[0] is dynamic. */
+const char *pb_program_name(const rp_sh_command *c);
+
+/* Whether c runs in the shell of its environment itself (so a `cd` there changes it): it is
+ * no wrapper's command, or only `command`, `builtin` and `eval` lead to it. */
+bool pb_runs_in_shell(const rp_sh_command *c);
+
+/* ---- perm_bash_words.c ---- */
+
+/* How much of a word becomes the value. */
+typedef enum pb_part {
+    PB_WHOLE = 0,   /* the whole word */
+    PB_AFTER_EQ = 1 /* what follows its first '=' (`--file=X`, `NAME=X`, `of=X`) */
+} pb_part;
+
+#define PB_MAX_VALUES 16 /* brace expansion beyond this leaves the word unknown */
+
+typedef struct pb_value {
+    /* For matching: quote-removed, $HOME and $PWD expanded; an unknown expansion is kept as
+     * written when it holds no separator, else as "${…}" or "$(…)"; live glob characters stay,
+     * quoted ones are backslash-escaped (only when glob is set). */
+    const char *value;
+    /* For prompts and logs: the same with every unknown expansion as written, no escapes. */
+    const char *display;
+    bool unknown;         /* some part's value is not known: RP_PERM_TOK_INDIRECT */
+    bool leading_unknown; /* ... and the very first part is one (absolute or relative unknown) */
+    bool glob;            /* holds live (unquoted) glob characters */
+    bool skip;            /* no path at all: only a process substitution, or empty */
+    bool tracked;         /* an unknown part is a variable with a tracked value */
+} pb_value;
+
+/* The values word w takes (several after brace expansion; 0 when nothing is left). pwd: the
+ * effective directory ($PWD), NULL when not known. use_vars: substitute tracked variables
+ * (x->vars) instead of leaving them unknown. */
+size_t pb_word_values(pb_ctx *x, const rp_sh_word *w, pb_part part, const char *pwd, bool use_vars,
+                      pb_value *out);
+
+/* Records the assignments of c that stay in the shell (bare NAME=value statements, and the
+ * NAME=value arguments of export, declare, local, typeset, readonly). */
+void pb_track_assignments(pb_ctx *x, const rp_sh_command *c);
+
+/* ---- perm_bash_paths.c ---- */
+
+/* Collects the path tokens of every command and projects them into out->candidates and
+ * out->externals. */
+void pb_paths(pb_ctx *x, const char *workdir, rp_perm_bash *out);
+
+#endif
