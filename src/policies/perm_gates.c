@@ -505,10 +505,70 @@ static bool bash_path_gate(gate_env *g, const rp_perm_bash *b)
     return worst != RP_PERM_ALLOW && enforce(g, worst, worst_reason);
 }
 
+/* Whether some bash rule names a path ("cat /workspace/project/secret.txt"): only then are the
+ * other spellings of a unit's path operands worth matching. */
+static bool bash_rules_name_paths(gate_env *g)
+{
+    const rp_perm_ruleset *cfg = g->rv.config;
+    for (size_t k = 0; k < cfg->n_rules + g->rv.n_session; k++) {
+        const rp_perm_rule *r =
+            k < cfg->n_rules ? &cfg->rules[k] : &g->rv.session[k - cfg->n_rules];
+        if (r->action != RP_PERM_ALLOW && strchr(r->pattern, '/') &&
+            rp_glob_match(g->a, r->surface, "bash", &(rp_glob_opts){.home = g->rv.home}))
+            return true;
+    }
+    return false;
+}
+
+/* The unit with its path operands respelled: absolute (cd-aware through the bash path
+ * candidates, else against cwd) or cwd-relative. NULL when nothing changes. */
+static const char *respell(gate_env *g, const rp_perm_bash *b, const char *text, bool absolute)
+{
+    const rp_path_ctx *pc = g->call->pc;
+    if (pc->cwd == NULL || g->s->flavor != RP_PATH_POSIX)
+        return NULL;
+    rp_buf out = {0};
+    bool changed = false;
+    const char *p = text;
+    for (size_t i = 0; *p; i++) {
+        const char *end = strchr(p, ' ');
+        size_t n = end ? (size_t)(end - p) : strlen(p);
+        char *word = rp_arena_strndup(g->a, p, n);
+        const char *spelled = word;
+        if (i > 0 && word[0] != '-' && word[0] != '\0' && !strpbrk(word, "=$`*?[")) {
+            if (absolute && word[0] != '/') {
+                spelled = NULL;
+                for (size_t k = 0; k < b->n_candidates && !spelled; k++)
+                    if (strcmp(b->candidates[k].raw, word) == 0)
+                        spelled = b->candidates[k].values.absolute;
+                if (spelled == NULL && word[0] != '~')
+                    spelled = rp_pathf_resolve(g->a, RP_PATH_POSIX, pc->cwd, word);
+                if (spelled == NULL)
+                    spelled = word;
+            } else if (!absolute && word[0] == '/' &&
+                       rp_pathf_inside(g->a, RP_PATH_POSIX, pc->cwd, word)) {
+                spelled = rp_pathf_relative(g->a, RP_PATH_POSIX, pc->cwd, word);
+            }
+        }
+        changed = changed || strcmp(spelled, word) != 0;
+        if (i)
+            rp_buf_putc(&out, ' ');
+        rp_buf_puts(&out, spelled);
+        p = end ? end + 1 : p + n;
+    }
+    if (!changed) {
+        rp_buf_free(&out);
+        return NULL;
+    }
+    return rp_pol_take(&out, g->a);
+}
+
 /* One unit's decision: the rule for its text as written, made stricter by a specific rule for
- * its spelling-independent form (or the other way round), then the wrapper floor. */
-static rp_perm_action unit_action(gate_env *g, const rp_perm_unit *u, rp_perm_match *out,
-                                  bool *session_only)
+ * its spelling-independent form (or the other way round), or for its path operands spelled
+ * absolute or cwd-relative (a rule `cat /abs/secret.txt: deny` also meets `cat secret.txt`;
+ * the reference's #910 weakness), then the wrapper floor. */
+static rp_perm_action unit_action(gate_env *g, const rp_perm_bash *b, const rp_perm_unit *u,
+                                  bool path_rules, rp_perm_match *out, bool *session_only)
 {
     rp_perm_match m = rp_perm_evaluate(g->a, &g->rv, "bash", u->text);
     if (u->canonical) {
@@ -517,6 +577,17 @@ static rp_perm_action unit_action(gate_env *g, const rp_perm_unit *u, rp_perm_ma
         bool written_specific = m.explicit_match && !is_catch_all(m.rule->pattern);
         if (!(written_specific && m.action > c.action))
             m = c;
+    }
+    if (path_rules) {
+        const char *base = u->canonical ? u->canonical : u->text;
+        for (int k = 0; k < 2; k++) {
+            const char *alt = respell(g, b, base, k == 0);
+            if (alt == NULL)
+                continue;
+            rp_perm_match r = rp_perm_evaluate(g->a, &g->rv, "bash", alt);
+            if (r.explicit_match && !is_catch_all(r.rule->pattern) && r.action > m.action)
+                m = r;
+        }
     }
     *out = m;
     *session_only = m.rule->layer == RP_PERM_LAYER_SESSION;
@@ -547,11 +618,12 @@ static bool bash_command_gate(gate_env *g, const rp_perm_bash *b)
         return action != RP_PERM_ALLOW &&
                enforce(g, action, verdict_reason(g, action, "bash", text, &m, NULL));
     }
+    bool path_rules = bash_rules_name_paths(g);
     for (size_t i = 0; i < b->n_units; i++) {
         const rp_perm_unit *u = &b->units[i];
         rp_perm_match m;
         bool session;
-        rp_perm_action action = unit_action(g, u, &m, &session);
+        rp_perm_action action = unit_action(g, b, u, path_rules, &m, &session);
         if (session && u->floor == RP_PERM_FLOOR_NONE)
             action = RP_PERM_ALLOW;
         const char *extra = NULL;

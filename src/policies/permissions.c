@@ -427,12 +427,49 @@ static int record_approval(const permissions *p, const rp_event *ev, const rp_js
     return 0;
 }
 
+/* A `/skill:<name>` prompt (reference §3.8): a skill whose state is deny is not loaded. Session
+ * approvals do not apply to it, as in pi. */
+static int check_skill_request(const permissions *p, const rp_event *ev, rp_eval_ctx *ctx,
+                               rp_result *out)
+{
+    rp_arena *a = ctx->arena;
+    const char *text = rp_event_request_text(ev, a);
+    if (text == NULL)
+        return 0;
+    while (*text == ' ' || *text == '\t' || *text == '\n' || *text == '\r')
+        text++;
+    if (strncmp(text, "/skill:", 7) != 0)
+        return 0;
+    const char *name = text + 7;
+    size_t n = strcspn(name, " \t\n\r");
+    if (n == 0)
+        return 0;
+    name = rp_arena_strndup(a, name, n);
+    const char *home = ev->home && ev->home[0] ? ev->home : p->env_home;
+    rp_perm_rules_view rv = {.config = &p->settings.rules,
+                             .yolo = p->settings.yolo,
+                             .flavor = p->settings.flavor,
+                             .home = home};
+    rp_perm_match m = rp_perm_evaluate(a, &rv, "skill", name);
+    if (m.action != RP_PERM_DENY) {
+        out->verdict = RP_ALLOW;
+        return 0;
+    }
+    out->verdict = RP_DENY;
+    out->reason =
+        rp_arena_sprintf(a, "skill \"%s\" denied by rule skill \"%s\"%s%s", name, m.rule->pattern,
+                         m.rule->reason ? ": " : "", m.rule->reason ? m.rule->reason : "");
+    return 0;
+}
+
 static int permissions_evaluate(const void *instance, const rp_event *ev, const rp_json *state,
                                 rp_eval_ctx *ctx, rp_result *out)
 {
     const permissions *p = instance;
     if (ev->type == RP_EV_UNKNOWN && strcmp(ev->type_name, "permission_approval") == 0)
         return record_approval(p, ev, state, ctx, out);
+    if (ev->type == RP_EV_REQUEST)
+        return check_skill_request(p, ev, ctx, out);
     if (ev->type != RP_EV_TOOL_CALL)
         return 0;
     if (ev->tool_name == NULL || ev->tool_name[0] == '\0') {

@@ -6,6 +6,7 @@
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <errno.h>
 #include <stdint.h>
 
 #include <cmocka.h>
@@ -318,6 +319,116 @@ static void test_bad_event_fails_closed(void **s)
                         "DENY");
 }
 
+static void test_stricter_absolute_command_rule_covers_relative_spelling(void **s)
+{
+    (void)s;
+    const char *cfg = "{\"permission\":{\"*\":\"allow\",\"bash\":{\"*\":\"allow\","
+                      "\"cat /workspace/project/secret.txt\":\"deny\"}}}";
+    assert_string_equal(verdict_of(cfg, call("bash", "{\"command\":\"cat secret.txt\"}")), "DENY");
+    assert_string_equal(
+        verdict_of(cfg, call("bash", "{\"command\":\"cd sub && cat ../secret.txt\"}")), "DENY");
+    assert_string_equal(verdict_of(cfg, call("bash", "{\"command\":\"cat other.txt\"}")), "ALLOW");
+}
+
+static void test_skill_prompt_denied(void **s)
+{
+    (void)s;
+    const char *cfg = "{\"permission\":{\"*\":\"allow\",\"skill\":{\"web-*\":\"deny\"}}}";
+    assert_string_equal(
+        verdict_of(cfg, "{\"type\":\"request\",\"data\":{\"user_content\":\"/skill:web-x go\"}}"),
+        "DENY");
+    assert_string_equal(
+        verdict_of(cfg, "{\"type\":\"request\",\"data\":{\"user_content\":\"/skill:docs\"}}"),
+        "ALLOW");
+    assert_string_equal(
+        verdict_of(cfg, "{\"type\":\"request\",\"data\":{\"user_content\":\"hello\"}}"), "ABSTAIN");
+}
+
+/* ---- load_pi_config: pi's own files through the context's filesystem view ---- */
+
+static const char *const pi_files[][2] = {
+    {"/home/user/.pi/agent/extensions/pi-permission-system/config.json",
+     "{ // global\n \"permission\": {\"*\": \"allow\", \"bash\": {\"*\": \"allow\", "
+     "\"rm *\": \"deny\"}}}"},
+    {"/workspace/project/.pi/extensions/pi-permission-system/config.json",
+     "{\"permission\": {\"bash\": {\"git push *\": \"deny\"}}, \"yoloMode\": true}"},
+};
+
+static int fake_read(void *self, const char *path, rp_arena *a, char **data, size_t *len)
+{
+    (void)self;
+    for (size_t i = 0; i < sizeof pi_files / sizeof pi_files[0]; i++)
+        if (strcmp(path, pi_files[i][0]) == 0) {
+            *data = rp_arena_strdup(a, pi_files[i][1]);
+            *len = strlen(*data);
+            return 0;
+        }
+    errno = ENOENT;
+    return -1;
+}
+
+static bool trust_answer;
+static bool fake_trusted(void *self, const char *dir)
+{
+    (void)self;
+    (void)dir;
+    return trust_answer;
+}
+
+static const char *pi_verdict(const char *command, bool trusted, const char **reason)
+{
+    static char out[16];
+    static const rp_fs_view fs = {.read_file = fake_read};
+    pt_policy p;
+    pt_create(&p, &rp_policy_permissions,
+              "{\"load_pi_config\":true,\"pi_agent_dir\":\"/home/user/.pi/agent\"}");
+    assert_int_equal(p.create_rc, 0);
+    rp_arena a = {0};
+    char ev_json[512];
+    snprintf(ev_json, sizeof ev_json,
+             "{\"type\":\"tool_call\",\"data\":{\"name\":\"bash\",\"arguments\":{\"command\":"
+             "\"%s\"}},\"context\":{\"cwd\":\"" CWD "\",\"home\":\"/home/user\"}}",
+             command);
+    rp_event ev;
+    assert_true(rp_event_from_json(pt_parse(&a, ev_json), &ev));
+    static const rp_json empty = {.type = RP_JSON_OBJECT};
+    trust_answer = trusted;
+    rp_eval_ctx ctx = {.arena = &a,
+                       .fs = &fs,
+                       .config = &empty,
+                       .policy_name = "permissions",
+                       .is_trusted = fake_trusted};
+    rp_result r = {0};
+    assert_int_equal(rp_policy_permissions.evaluate(p.instance, &ev, &empty, &ctx, &r), 0);
+    snprintf(out, sizeof out, "%s", rp_verdict_name(r.verdict));
+    if (reason)
+        *reason = r.reason && strstr(r.reason, "not trusted") ? "untrusted" : "";
+    rp_arena_free(&a);
+    pt_policy_free(&p);
+    return out;
+}
+
+static void test_load_pi_config_project_only_when_trusted(void **s)
+{
+    (void)s;
+    const char *why = NULL;
+    assert_string_equal(pi_verdict("rm -rf x", false, NULL), "DENY");
+    assert_string_equal(pi_verdict("git push origin main", true, NULL), "DENY");
+    /* Untrusted: the project's deny (and its yoloMode) are ignored, and that is said. */
+    assert_string_equal(pi_verdict("git push origin main", false, &why), "ALLOW");
+    assert_string_equal(why, "untrusted");
+}
+
+static void test_load_pi_config_excludes_inline_scopes(void **s)
+{
+    (void)s;
+    pt_policy p;
+    pt_create(&p, &rp_policy_permissions, "{\"load_pi_config\":true,\"permission\":{}}");
+    assert_int_not_equal(p.create_rc, 0);
+    assert_string_equal(p.err.param, "permission");
+    pt_policy_free(&p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -338,6 +449,10 @@ int main(void)
         cmocka_unit_test(test_approval_once_records_nothing),
         cmocka_unit_test(test_bad_params_name_the_parameter),
         cmocka_unit_test(test_bad_event_fails_closed),
+        cmocka_unit_test(test_stricter_absolute_command_rule_covers_relative_spelling),
+        cmocka_unit_test(test_skill_prompt_denied),
+        cmocka_unit_test(test_load_pi_config_project_only_when_trusted),
+        cmocka_unit_test(test_load_pi_config_excludes_inline_scopes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
