@@ -258,6 +258,32 @@ static void suggest_external(gate_env *g, const char *value, unsigned kind)
     suggest(g, "external_directory", rp_arena_sprintf(g->a, "%s%c*", value, sep));
 }
 
+/* A rule (not an allow) on surface whose pattern lies below dir ("~/.ssh/" + "*" below
+ * ~/.ssh): an operand naming dir may read or copy what the rule protects (`tar czf k.tgz
+ * ~/.ssh`, Grep on ~/.ssh). NULL when none. */
+static const rp_perm_rule *rule_below(gate_env *g, const char *surface, const char *dir)
+{
+    size_t n = strlen(dir);
+    if (n == 0 || dir[0] != '/')
+        return NULL;
+    const rp_perm_ruleset *cfg = g->rv.config;
+    const rp_perm_rule *found = NULL;
+    for (size_t k = 0; k < cfg->n_rules; k++) {
+        const rp_perm_rule *r = &cfg->rules[k];
+        if (r->layer != RP_PERM_LAYER_CONFIG || effective(g, r) == RP_PERM_ALLOW ||
+            strchr(r->pattern, '/') == NULL)
+            continue;
+        if (!rp_glob_match(g->a, r->surface, surface, &(rp_glob_opts){.home = g->rv.home}))
+            continue;
+        rp_glob_opts o = {.home = g->rv.home};
+        const char *pat = rp_glob_expand_home(g->a, r->pattern, &o);
+        bool root = n == 1;
+        if (strncmp(pat, dir, n) == 0 && (root || pat[n] == '/') && pat[root ? n : n + 1] != '\0')
+            found = r;
+    }
+    return found;
+}
+
 /* ---- tool path gates ---- */
 
 static bool is_infrastructure_read(gate_env *g, const char *surface, const rp_path_values *v)
@@ -304,6 +330,19 @@ static bool is_infrastructure_read(gate_env *g, const char *surface, const rp_pa
 static bool tool_path_gates(gate_env *g, const char *surface, const rp_path_values *v)
 {
     rp_perm_match m = rp_perm_evaluate_any(g->a, &g->rv, "path", v->values, v->n);
+    /* Tools that read a whole tree (grep, find, ls) on a directory above a protected path. */
+    bool tree =
+        strcmp(surface, "grep") == 0 || strcmp(surface, "find") == 0 || strcmp(surface, "ls") == 0;
+    if (tree && m.action == RP_PERM_ALLOW && v->absolute && g->s->flavor == RP_PATH_POSIX) {
+        const rp_perm_rule *below = rule_below(g, "path", v->absolute);
+        if (below && enforce(g, RP_PERM_ASK,
+                             rp_arena_sprintf(g->a,
+                                              "%s needs approval: \"%s\" holds what rule path "
+                                              "\"%s\": %s protects",
+                                              surface, v->absolute, below->pattern,
+                                              rp_perm_action_name(below->action))))
+            return true;
+    }
     if (m.action != RP_PERM_ALLOW && m.explicit_match) {
         if (m.rule->layer != RP_PERM_LAYER_SESSION) {
             const char *value = v->absolute ? v->absolute : v->literal;
@@ -490,12 +529,23 @@ static bool bash_path_gate(gate_env *g, const rp_perm_bash *b)
                 session = false;
             }
         }
+        const rp_perm_rule *below = NULL;
+        if (action == RP_PERM_ALLOW && !vague && !session && t->values.absolute &&
+            g->s->flavor == RP_PATH_POSIX && !(t->kind & RP_PERM_TOK_MISSING))
+            below = rule_below(g, "path", t->values.absolute);
+        if (below)
+            action = RP_PERM_ASK;
         if (action == RP_PERM_ALLOW || session)
             continue;
         if (action > worst) {
             worst = action;
-            worst_reason = verdict_reason(g, action, vague ? "bash path (could name)" : "bash path",
-                                          t->raw, m.explicit_match ? &m : NULL, NULL);
+            worst_reason =
+                below ? rp_arena_sprintf(g->a,
+                                         "bash path needs approval: \"%s\" holds what rule path "
+                                         "\"%s\": %s protects",
+                                         t->raw, below->pattern, rp_perm_action_name(below->action))
+                      : verdict_reason(g, action, vague ? "bash path (could name)" : "bash path",
+                                       t->raw, m.explicit_match ? &m : NULL, NULL);
             if (action == RP_PERM_ASK && !vague && t->values.absolute)
                 suggest(g, "path", dir_pattern(g, t->values.absolute));
         }

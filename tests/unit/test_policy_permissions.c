@@ -429,6 +429,23 @@ static void test_load_pi_config_excludes_inline_scopes(void **s)
     pt_policy_free(&p);
 }
 
+static void test_stricter_directory_above_a_protected_path_asks(void **s)
+{
+    (void)s;
+    const char *cfg = "{\"permission\":{\"*\":\"allow\",\"path\":{\"*\":\"allow\","
+                      "\"~/.ssh/*\":\"deny\",\"*.env\":\"deny\"}}}";
+    assert_string_equal(
+        verdict_of(cfg, call("bash", "{\"command\":\"tar czf /tmp/k.tgz ~/.ssh\"}")), "ASK");
+    assert_string_equal(verdict_of(cfg, call("bash", "{\"command\":\"cp -r ~ /tmp/h\"}")), "ASK");
+    assert_string_equal(
+        verdict_of(cfg, call("Grep", "{\"pattern\":\"k\",\"path\":\"/home/user/.ssh\"}")), "ASK");
+    /* A rule that can match anywhere ("*.env") does not make every directory ask. */
+    assert_string_equal(verdict_of(cfg, call("bash", "{\"command\":\"grep -r password .\"}")),
+                        "ALLOW");
+    assert_string_equal(verdict_of(cfg, call("Grep", "{\"pattern\":\"k\",\"path\":\"src\"}")),
+                        "ALLOW");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -451,6 +468,7 @@ int main(void)
         cmocka_unit_test(test_bad_event_fails_closed),
         cmocka_unit_test(test_stricter_absolute_command_rule_covers_relative_spelling),
         cmocka_unit_test(test_skill_prompt_denied),
+        cmocka_unit_test(test_stricter_directory_above_a_protected_path_asks),
         cmocka_unit_test(test_load_pi_config_project_only_when_trusted),
         cmocka_unit_test(test_load_pi_config_excludes_inline_scopes),
     };
