@@ -255,8 +255,10 @@ static bool surface_applies(rp_arena *a, const rp_perm_rules_view *rv, const rp_
     /* Most surface keys are plain names ("bash", "path"): no wildcard and nothing to expand,
      * so the glob is an exact comparison. */
     const char *k = r->surface;
+    if (k[0] == surface[0] && strcmp(k, surface) == 0 && k[0] != '~' && k[0] != '$')
+        return true;
     if (k[0] != '~' && k[0] != '$' && strpbrk(k, "*?") == NULL)
-        return strcmp(k, surface) == 0;
+        return false;
     if (k[0] == '*' && k[1] == '\0')
         return true;
     rp_glob_opts so = surface_opts(rv);
