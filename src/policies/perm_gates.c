@@ -26,7 +26,8 @@ typedef struct gate_env {
     rp_perm_rules_view rv;
     const rp_perm_call *call;
     rp_perm_outcome *out;
-    rp_buf asks; /* reasons of the asks so far, "; "-joined */
+    rp_buf asks;    /* reasons of the asks so far, "; "-joined */
+    bool tree_tool; /* the file tool may read a whole directory (read_many_files) */
 } gate_env;
 
 /* ---- results ---- */
@@ -258,13 +259,11 @@ static void suggest_external(gate_env *g, const char *value, unsigned kind)
     suggest(g, "external_directory", rp_arena_sprintf(g->a, "%s%c*", value, sep));
 }
 
-/* A rule (not an allow) on surface whose pattern lies below dir ("~/.ssh/" + "*" below
- * ~/.ssh): an operand naming dir may read or copy what the rule protects (`tar czf k.tgz
- * ~/.ssh`, Grep on ~/.ssh). NULL when none. */
-static const rp_perm_rule *rule_below(gate_env *g, const char *surface, const char *dir)
+static const rp_perm_rule *rule_below_dir(gate_env *g, const char *surface, const char *dir,
+                                          bool is_cwd)
 {
     size_t n = strlen(dir);
-    if (n == 0 || dir[0] != '/')
+    if (n == 0 || strcmp(dir, "*") == 0)
         return NULL;
     const rp_perm_ruleset *cfg = g->rv.config;
     const rp_perm_rule *found = NULL;
@@ -277,10 +276,27 @@ static const rp_perm_rule *rule_below(gate_env *g, const char *surface, const ch
             continue;
         rp_glob_opts o = {.home = g->rv.home};
         const char *pat = rp_glob_expand_home(g->a, r->pattern, &o);
-        bool root = n == 1;
+        bool root = n == 1 && dir[0] == '/';
         if (strncmp(pat, dir, n) == 0 && (root || pat[n] == '/') && pat[root ? n : n + 1] != '\0')
             found = r;
+        /* The cwd itself holds everything a project-relative rule ("secrets/" + "*") names. */
+        else if (is_cwd && pat[0] != '/' && pat[0] != '*' && pat[0] != '?' && pat[0] != '.')
+            found = r;
     }
+    return found;
+}
+
+/* A rule (not an allow) whose pattern lies below the directory the values name ("~/.ssh/" +
+ * "*" below ~/.ssh, "secrets/" + "*" below secrets or below the cwd): an operand naming that
+ * directory may read or copy what the rule protects (`tar czf k.tgz ~/.ssh`, Grep on
+ * secrets). NULL when none. */
+static const rp_perm_rule *rule_below(gate_env *g, const char *surface, const rp_path_values *v)
+{
+    const rp_path_ctx *pc = g->call->pc;
+    bool is_cwd = v->absolute && pc->cwd && strcmp(v->absolute, pc->cwd) == 0;
+    const rp_perm_rule *found = NULL;
+    for (size_t i = 0; i < v->n && found == NULL; i++)
+        found = rule_below_dir(g, surface, v->values[i], is_cwd);
     return found;
 }
 
@@ -331,10 +347,10 @@ static bool tool_path_gates(gate_env *g, const char *surface, const rp_path_valu
 {
     rp_perm_match m = rp_perm_evaluate_any(g->a, &g->rv, "path", v->values, v->n);
     /* Tools that read a whole tree (grep, find, ls) on a directory above a protected path. */
-    bool tree =
-        strcmp(surface, "grep") == 0 || strcmp(surface, "find") == 0 || strcmp(surface, "ls") == 0;
+    bool tree = g->tree_tool || strcmp(surface, "grep") == 0 || strcmp(surface, "find") == 0 ||
+                strcmp(surface, "ls") == 0;
     if (tree && m.action == RP_PERM_ALLOW && v->absolute && g->s->flavor == RP_PATH_POSIX) {
-        const rp_perm_rule *below = rule_below(g, "path", v->absolute);
+        const rp_perm_rule *below = rule_below(g, "path", v);
         if (below && enforce(g, RP_PERM_ASK,
                              rp_arena_sprintf(g->a,
                                               "%s needs approval: \"%s\" holds what rule path "
@@ -532,7 +548,7 @@ static bool bash_path_gate(gate_env *g, const rp_perm_bash *b)
         const rp_perm_rule *below = NULL;
         if (action == RP_PERM_ALLOW && !vague && !session && t->values.absolute &&
             g->s->flavor == RP_PATH_POSIX && !(t->kind & RP_PERM_TOK_MISSING))
-            below = rule_below(g, "path", t->values.absolute);
+            below = rule_below(g, "path", &t->values);
         if (below)
             action = RP_PERM_ASK;
         if (action == RP_PERM_ALLOW || session)
@@ -613,12 +629,71 @@ static const char *respell(gate_env *g, const rp_perm_bash *b, const char *text,
     return rp_pol_take(&out, g->a);
 }
 
+/* `git` with its global options removed (`git -C src -c x=y --no-pager push` → `git push`), so
+ * that `git push *` rules see the subcommand; *runs_code is set when a -c value makes git run
+ * a shell command of its choosing (an alias starting with '!', core.sshCommand, core.pager,
+ * core.fsmonitor, core.hooksPath, a diff/merge/credential helper). NULL when nothing changes. */
+static const char *git_without_global_options(rp_arena *a, const char *text, bool *runs_code)
+{
+    *runs_code = false;
+    if (strncmp(text, "git ", 4) != 0)
+        return NULL;
+    static const char *const with_value[] = {
+        "-C",          "-c",           "--git-dir",      "--work-tree", "--namespace",
+        "--exec-path", "--config-env", "--super-prefix", NULL};
+    const char *p = text + 4;
+    bool changed = false;
+    for (;;) {
+        while (*p == ' ')
+            p++;
+        size_t n = strcspn(p, " ");
+        if (n == 0 || p[0] != '-')
+            break;
+        const char *value = NULL;
+        bool takes_next = false;
+        for (size_t k = 0; with_value[k]; k++) {
+            size_t kl = strlen(with_value[k]);
+            if (n == kl && strncmp(p, with_value[k], kl) == 0)
+                takes_next = true;
+            else if (n > kl && strncmp(p, with_value[k], kl) == 0 &&
+                     (p[kl] == '=' || with_value[k][1] != '-'))
+                value = p + kl + (p[kl] == '=');
+        }
+        bool is_c = strncmp(p, "-c", 2) == 0 || strncmp(p, "--config-env", 12) == 0;
+        p += n;
+        if (takes_next) {
+            while (*p == ' ')
+                p++;
+            value = p;
+            p += strcspn(p, " ");
+        }
+        if (is_c && value) {
+            char *v = rp_arena_strndup(a, value, strcspn(value, " "));
+            for (char *c = v; *c; c++)
+                if (*c >= 'A' && *c <= 'Z')
+                    *c = (char)(*c - 'A' + 'a');
+            const char *eq = strchr(v, '=');
+            if ((strncmp(v, "alias.", 6) == 0 && eq && eq[1] == '!') || strstr(v, "sshcommand") ||
+                strstr(v, "core.pager") || strstr(v, "fsmonitor") || strstr(v, "hookspath") ||
+                strstr(v, ".command") || strstr(v, ".helper") || strstr(v, ".textconv") ||
+                strstr(v, "core.editor") || strstr(v, ".program") || strstr(v, ".tool") ||
+                strncmp(v, "alias.", 6) == 0)
+                *runs_code = true;
+        }
+        changed = true;
+    }
+    if (!changed)
+        return NULL;
+    return rp_arena_sprintf(a, "git %s", p);
+}
+
 /* One unit's decision: the rule for its text as written, made stricter by a specific rule for
  * its spelling-independent form (or the other way round), or for its path operands spelled
  * absolute or cwd-relative (a rule `cat /abs/secret.txt: deny` also meets `cat secret.txt`;
  * the reference's #910 weakness), then the wrapper floor. */
 static rp_perm_action unit_action(gate_env *g, const rp_perm_bash *b, const rp_perm_unit *u,
-                                  bool path_rules, rp_perm_match *out, bool *session_only)
+                                  bool path_rules, rp_perm_match *out, bool *session_only,
+                                  bool *runs_code)
 {
     rp_perm_match m = rp_perm_evaluate(g->a, &g->rv, "bash", u->text);
     if (u->canonical) {
@@ -628,6 +703,16 @@ static rp_perm_action unit_action(gate_env *g, const rp_perm_bash *b, const rp_p
         if (!(written_specific && m.action > c.action))
             m = c;
     }
+    bool git_runs_code = false;
+    const char *git =
+        git_without_global_options(g->a, u->canonical ? u->canonical : u->text, &git_runs_code);
+    if (git) {
+        rp_perm_match r = rp_perm_evaluate(g->a, &g->rv, "bash", git);
+        if (r.explicit_match && !is_catch_all(r.rule->pattern) && r.action > m.action)
+            m = r;
+    }
+    /* git -c alias.x='!…' / core.sshCommand=…: a shell command git runs for it */
+    *runs_code = git_runs_code;
     if (path_rules) {
         const char *base = u->canonical ? u->canonical : u->text;
         for (int k = 0; k < 2; k++) {
@@ -673,11 +758,17 @@ static bool bash_command_gate(gate_env *g, const rp_perm_bash *b)
         const rp_perm_unit *u = &b->units[i];
         rp_perm_match m;
         bool session;
-        rp_perm_action action = unit_action(g, b, u, path_rules, &m, &session);
+        bool runs_code = false;
+        rp_perm_action action = unit_action(g, b, u, path_rules, &m, &session, &runs_code);
         if (session && u->floor == RP_PERM_FLOOR_NONE)
             action = RP_PERM_ALLOW;
         const char *extra = NULL;
         bool floored = false;
+        if (runs_code && action == RP_PERM_ALLOW && !m.yolo) {
+            action = RP_PERM_ASK;
+            floored = true;
+            extra = "; its -c options make git run a shell command (<indirection-bash-wrapper>)";
+        }
         if (u->floor != RP_PERM_FLOOR_NONE && action == RP_PERM_ALLOW && !m.yolo) {
             action = RP_PERM_ASK;
             floored = true;
@@ -712,12 +803,78 @@ static bool bash_command_gate(gate_env *g, const rp_perm_bash *b)
     return worst != RP_PERM_ALLOW && enforce(g, worst, worst_reason);
 }
 
+static size_t patch_paths(rp_arena *a, const char *patch, const char ***out);
+static bool file_tool_gates(gate_env *g, const char *surface, const char *const *raws, size_t n,
+                            bool skill_read);
+
+static rp_perm_path_token *append_token(rp_arena *a, const rp_perm_path_token *list, size_t n,
+                                        const rp_perm_path_token *t)
+{
+    rp_perm_path_token *out = rp_arena_alloc(a, (n + 1) * sizeof *out);
+    if (n)
+        memcpy(out, list, n * sizeof *out);
+    out[n] = *t;
+    return out;
+}
+
+/* Files a network client uploads: curl's -F name=@FILE / name=<FILE, -d @FILE, --data=@FILE,
+ * file:// URLs; httpie's field@FILE. Their operands are not path-shaped to the token rules. */
+static void add_upload_tokens(gate_env *g, rp_perm_bash *b)
+{
+    static const char *const clients[] = {"curl", "wget", "http", "https", "xh", NULL};
+    for (size_t u = 0; u < b->n_units; u++) {
+        const char *text = b->units[u].canonical ? b->units[u].canonical : b->units[u].text;
+        size_t pl = strcspn(text, " ");
+        bool client = false;
+        for (size_t k = 0; clients[k] && !client; k++)
+            client = strlen(clients[k]) == pl && strncmp(text, clients[k], pl) == 0;
+        if (!client)
+            continue;
+        for (const char *p = text + pl; *p;) {
+            while (*p == ' ')
+                p++;
+            size_t n = strcspn(p, " ");
+            char *word = rp_arena_strndup(g->a, p, n);
+            p += n;
+            const char *file = NULL;
+            const char *at = strchr(word, '@'), *lt = strstr(word, "=<");
+            if (strncmp(word, "file://", 7) == 0)
+                file = word + 7;
+            else if (lt)
+                file = lt + 2;
+            else if (at && !strstr(word, "://"))
+                file = at + 1;
+            if (file == NULL || file[0] == '\0')
+                continue;
+            rp_perm_path_token t = {.raw = file, .kind = RP_PERM_TOK_BROAD};
+            rp_path_policy_values(g->a, g->call->pc, file, NULL, &t.values);
+            if (t.values.n == 0)
+                continue;
+            t.external =
+                t.values.canonical && rp_path_outside(g->a, g->call->pc, t.values.canonical);
+            b->candidates = append_token(g->a, b->candidates, b->n_candidates++, &t);
+            if (t.external)
+                b->externals = append_token(g->a, b->externals, b->n_externals++, &t);
+        }
+    }
+}
+
 static bool shell_gates(gate_env *g, const char *command, const char *workdir)
 {
     rp_perm_bash b;
     if (rp_perm_bash_analyse(g->a, g->call->pc, command, workdir, &b) != 0)
         return enforce(g, RP_PERM_ASK, "bash command cannot be analysed");
+    add_upload_tokens(g, &b);
+    /* Codex applies `apply_patch <<EOF … EOF` run through its shell itself: the files named by
+     * the patch headers are edits. */
+    if (strstr(command, "*** Begin Patch")) {
+        const char **paths = NULL;
+        size_t n = patch_paths(g->a, command, &paths);
+        if (n && file_tool_gates(g, "edit", paths, n, false))
+            return true;
+    }
     if (bash_external_gate(g, &b))
+
         return true;
     if (bash_path_gate(g, &b))
         return true;
@@ -893,6 +1050,8 @@ int rp_perm_run_gates(rp_arena *a, const rp_perm_settings *s, const rp_perm_rule
             for (size_t i = 1; i < 4 && t->args[i] && command == NULL; i++)
                 command = shell_command(a, in, t->args[i]);
         const char *workdir = wd_key ? trimmed_string(a, rp_json_get(in, wd_key)) : NULL;
+        if (workdir == NULL && t && !alias && strcmp(t->name, "run_shell_command") == 0)
+            workdir = trimmed_string(a, rp_json_get(in, "directory")); /* older Gemini CLI */
         shell_gates(&g, command ? command : "", workdir);
     } else if (t && (t->kind == RP_PERM_TOOL_PATH || t->kind == RP_PERM_TOOL_MULTI_PATH)) {
         const char *raws[64];
@@ -907,6 +1066,7 @@ int rp_perm_run_gates(rp_arena *a, const rp_perm_settings *s, const rp_perm_rule
                 raws[n++] = rp_json_str(v);
             }
         }
+        g.tree_tool = t->kind == RP_PERM_TOOL_MULTI_PATH;
         file_tool_gates(&g, t->surface, raws, n, strcmp(t->surface, "read") == 0);
     } else if (t && t->kind == RP_PERM_TOOL_PATCH) {
         const char *patch = NULL;
