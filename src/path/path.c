@@ -5,6 +5,8 @@
  * the evaluation context's view, so tests can fake symlinks. */
 #include "path/path.h"
 
+#include "path/flavor.h"
+
 #include <limits.h>
 #include <string.h>
 
@@ -14,52 +16,12 @@
 
 char *rp_path_normalize(rp_arena *a, const char *path)
 {
-    size_t n = strlen(path);
-    if (n == 0)
-        return rp_arena_strdup(a, ".");
-
-    bool absolute = path[0] == '/';
-    /* Output never exceeds the input (plus "." for an empty result). */
-    char *out = rp_arena_alloc(a, n + 2);
-    size_t len = 0;
-    size_t kept = 0; /* components in out that are not ".." (those a ".." may pop) */
-    if (absolute)
-        out[len++] = '/';
-    size_t floor = len; /* where the first component starts */
-
-    for (size_t i = 0; i < n;) {
-        while (i < n && path[i] == '/')
-            i++;
-        size_t start = i;
-        while (i < n && path[i] != '/')
-            i++;
-        size_t clen = i - start;
-        if (clen == 0 || (clen == 1 && path[start] == '.'))
-            continue;
-        if (clen == 2 && path[start] == '.' && path[start + 1] == '.') {
-            if (kept > 0) {
-                /* Pop the last component (and its separator). */
-                while (len > floor && out[len - 1] != '/')
-                    len--;
-                if (len > floor)
-                    len--;
-                kept--;
-                continue;
-            }
-            if (absolute)
-                continue; /* ".." of "/" is "/" */
-            /* Relative and nothing to pop: keep the ".." at the front. */
-        } else {
-            kept++;
-        }
-        if (len > floor)
-            out[len++] = '/';
-        memcpy(out + len, path + start, clen);
-        len += clen;
-    }
-    if (len == 0)
-        out[len++] = '.';
-    out[len] = '\0';
+    /* The one normaliser is flavor.c's (Node's path.posix.normalize); Python's normpath differs
+     * from it only in dropping a trailing '/'. */
+    char *out = rp_pathf_normalize(a, RP_PATH_POSIX, path);
+    size_t len = strlen(out);
+    if (len > 1 && out[len - 1] == '/')
+        out[len - 1] = '\0';
     return out;
 }
 
