@@ -79,8 +79,9 @@ static size_t skip_backtick(const char *s, size_t n, size_t i)
     return i < n ? i + 1 : n;
 }
 
-/* i just after "$(" (or "<(", "$((" …): the index just after the matching ')'. */
-static size_t skip_parens(const char *s, size_t n, size_t i)
+/* i just after an opening `open` ("$(", "<(", "$((" or "${"): the index just after the matching
+ * `close`. Quotes and backticks are skipped whole; inside "${…}" a "$(" nests on its own. */
+static size_t skip_nested(const char *s, size_t n, size_t i, char open, char close)
 {
     int depth = 1;
     while (i < n) {
@@ -91,10 +92,12 @@ static size_t skip_parens(const char *s, size_t n, size_t i)
             i = skip_quoted(s, n, i + 1, c);
         } else if (c == '`') {
             i = skip_backtick(s, n, i + 1);
-        } else if (c == '(') {
+        } else if (open == '{' && c == '$' && i + 1 < n && s[i + 1] == '(') {
+            i = skip_nested(s, n, i + 2, '(', ')');
+        } else if (c == open) {
             depth++;
             i++;
-        } else if (c == ')') {
+        } else if (c == close) {
             i++;
             if (--depth == 0)
                 return i;
@@ -105,32 +108,14 @@ static size_t skip_parens(const char *s, size_t n, size_t i)
     return n;
 }
 
-/* i just after "${": the index just after the matching '}'. */
+static size_t skip_parens(const char *s, size_t n, size_t i)
+{
+    return skip_nested(s, n, i, '(', ')');
+}
+
 static size_t skip_braces(const char *s, size_t n, size_t i)
 {
-    int depth = 1;
-    while (i < n) {
-        char c = s[i];
-        if (c == '\\') {
-            i += 2;
-        } else if (c == '\'' || c == '"') {
-            i = skip_quoted(s, n, i + 1, c);
-        } else if (c == '`') {
-            i = skip_backtick(s, n, i + 1);
-        } else if (c == '$' && i + 1 < n && s[i + 1] == '(') {
-            i = skip_parens(s, n, i + 2);
-        } else if (c == '{') {
-            depth++;
-            i++;
-        } else if (c == '}') {
-            i++;
-            if (--depth == 0)
-                return i;
-        } else {
-            i++;
-        }
-    }
-    return n;
+    return skip_nested(s, n, i, '{', '}');
 }
 
 static bool name_start(char c)
