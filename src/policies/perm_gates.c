@@ -1015,6 +1015,87 @@ static bool file_tool_gates(gate_env *g, const char *surface, const char *const 
     return false;
 }
 
+/* The file filters of search tools (Grep's glob, Gemini's include, a Glob pattern) name the
+ * files the tool reads or lists. A relative filter can name a file anywhere below the search
+ * directory, so the rules that can match anywhere ("*.env", "*.pem") are asked whether some
+ * file it names could be theirs: then the call is at least ASK. An absolute or home pattern is
+ * matched like a path token (a glob), and outside cwd it meets external_directory. Returns
+ * true to stop. */
+static bool filter_gates(gate_env *g, const char *surface, const char *filter)
+{
+    if (filter == NULL || filter[0] == '\0')
+        return false;
+    const rp_path_ctx *pc = g->call->pc;
+    bool anchored = filter[0] == '/' || filter[0] == '~' || strncmp(filter, "$HOME", 5) == 0;
+    if (!anchored) {
+        const char *suffix = filter;
+        while (strncmp(suffix, "**/", 3) == 0)
+            suffix += 3;
+        const rp_perm_ruleset *cfg = g->rv.config;
+        for (size_t k = cfg->n_rules; k-- > 0;) {
+            const rp_perm_rule *r = &cfg->rules[k];
+            if (r->layer != RP_PERM_LAYER_CONFIG || effective(g, r) == RP_PERM_ALLOW ||
+                r->pattern[0] != '*' || is_catch_all(r->pattern))
+                continue;
+            if (!rp_glob_match(g->a, r->surface, "path", &(rp_glob_opts){.home = g->rv.home}) &&
+                !rp_glob_match(g->a, r->surface, surface, &(rp_glob_opts){.home = g->rv.home}))
+                continue;
+            if (rp_glob_could_match(r->pattern, suffix, true, &(rp_glob_opts){0}))
+                return enforce(g, RP_PERM_ASK,
+                               rp_arena_sprintf(g->a,
+                                                "%s needs approval: its file filter \"%s\" could "
+                                                "name what rule %s \"%s\": %s protects",
+                                                surface, filter, r->surface, r->pattern,
+                                                rp_perm_action_name(r->action)));
+        }
+        return false;
+    }
+    rp_perm_path_token t = {.raw = filter, .kind = RP_PERM_TOK_GLOB};
+    rp_path_policy_values(g->a, pc, filter, NULL, &t.values);
+    if (t.values.n == 0)
+        return false;
+    rp_perm_match m = rp_perm_evaluate_any(g->a, &g->rv, "path", t.values.values, t.values.n);
+    rp_perm_action action = m.explicit_match ? m.action : RP_PERM_ALLOW;
+    uncertain u = token_uncertainty(g, &t);
+    const rp_perm_rule *decider;
+    rp_perm_match mm = m;
+    mm.action = action;
+    rp_perm_action ua = uncertain_action(g, "path", &u, &mm, &decider);
+    const char *why = NULL;
+    if (decider && ua > action) {
+        action = ua;
+        why = rp_arena_sprintf(g->a,
+                               "file filter needs approval: \"%s\" could name what rule %s "
+                               "\"%s\": %s protects",
+                               filter, decider->surface, decider->pattern,
+                               rp_perm_action_name(decider->action));
+    }
+    if (action != RP_PERM_ALLOW &&
+        enforce(g, action, why ? why : verdict_reason(g, action, "file filter", filter, &m, NULL)))
+        return true;
+    /* The directory part before the first wildcard decides inside/outside. */
+    if (t.values.canonical) {
+        char *dir = rp_arena_strdup(g->a, t.values.canonical);
+        char *w = strpbrk(dir, "*?[");
+        if (w) {
+            *w = '\0';
+            char *slash = strrchr(dir, '/');
+            if (slash)
+                slash[slash == dir ? 1 : 0] = '\0';
+        }
+        if (dir[0] && rp_path_outside(g->a, pc, dir)) {
+            m = rp_perm_evaluate_any(g->a, &g->rv, "external_directory", t.values.values,
+                                     t.values.n);
+            if (m.action != RP_PERM_ALLOW &&
+                enforce(g, m.action,
+                        verdict_reason(g, m.action, "path outside the working directory", dir, &m,
+                                       NULL)))
+                return true;
+        }
+    }
+    return false;
+}
+
 /* Path gates for a tool that is not a file tool but exposes a path (MCP, extensions). */
 static bool exposed_path_gates(gate_env *g, const char *surface, const rp_json *path)
 {
@@ -1067,7 +1148,17 @@ int rp_perm_run_gates(rp_arena *a, const rp_perm_settings *s, const rp_perm_rule
             }
         }
         g.tree_tool = t->kind == RP_PERM_TOOL_MULTI_PATH;
-        file_tool_gates(&g, t->surface, raws, n, strcmp(t->surface, "read") == 0);
+        if (!file_tool_gates(&g, t->surface, raws, n, strcmp(t->surface, "read") == 0) &&
+            (strcmp(t->surface, "grep") == 0 || strcmp(t->surface, "find") == 0)) {
+            static const char *const filters[] = {"glob", "include", "pattern", NULL};
+            for (size_t k = 0; filters[k]; k++) {
+                /* A Glob tool's pattern is a file filter; a Grep pattern is a regex. */
+                if (strcmp(filters[k], "pattern") == 0 && strcmp(t->surface, "find") != 0)
+                    continue;
+                if (filter_gates(&g, t->surface, trimmed_string(a, rp_json_get(in, filters[k]))))
+                    break;
+            }
+        }
     } else if (t && t->kind == RP_PERM_TOOL_PATCH) {
         const char *patch = NULL;
         for (size_t i = 0; i < 4 && t->args[i] && patch == NULL; i++)

@@ -481,6 +481,24 @@ static void test_stricter_review_findings(void **s)
     assert_string_equal(verdict_of(cfg, call("bash", "{\"command\":\"zip -r x.zip .\"}")), "ASK");
 }
 
+static void test_stricter_search_filters(void **s)
+{
+    (void)s;
+    const char *cfg = "{\"permission\":{\"*\":\"allow\",\"path\":{\"*\":\"allow\","
+                      "\"~/.ssh/*\":\"deny\",\"*.env\":\"deny\"}}}";
+    assert_string_equal(verdict_of(cfg, call("Grep", "{\"pattern\":\".\",\"glob\":\"*.env\"}")),
+                        "ASK");
+    assert_string_equal(verdict_of(cfg, call("search_file_content",
+                                             "{\"pattern\":\"x\",\"include\":\"**/*.env\"}")),
+                        "ASK");
+    assert_string_equal(verdict_of(cfg, call("Glob", "{\"pattern\":\"~/.ssh/*\"}")), "DENY");
+    assert_string_equal(verdict_of(cfg, call("Glob", "{\"pattern\":\"*.e?v\"}")), "ASK");
+    /* Filters that cannot name a protected file pass. */
+    assert_string_equal(verdict_of(cfg, call("Grep", "{\"pattern\":\"TODO\",\"glob\":\"*.js\"}")),
+                        "ALLOW");
+    assert_string_equal(verdict_of(cfg, call("Glob", "{\"pattern\":\"src/**/*.c\"}")), "ALLOW");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -504,6 +522,7 @@ int main(void)
         cmocka_unit_test(test_stricter_absolute_command_rule_covers_relative_spelling),
         cmocka_unit_test(test_skill_prompt_denied),
         cmocka_unit_test(test_stricter_review_findings),
+        cmocka_unit_test(test_stricter_search_filters),
         cmocka_unit_test(test_stricter_directory_above_a_protected_path_asks),
         cmocka_unit_test(test_load_pi_config_project_only_when_trusted),
         cmocka_unit_test(test_load_pi_config_excludes_inline_scopes),
