@@ -540,8 +540,24 @@ typedef enum wrapper_kind {
     WRAP_SU,
     WRAP_FLOCK,
     WRAP_SCRIPT,
-    WRAP_SSH
+    WRAP_SSH,
+    WRAP_TRAP
 } wrapper_kind;
+
+/* `trap ACTION SIGNAL…`: ACTION is a string the current shell runs later (on a signal, at
+ * EXIT, on ERR); `trap -p`/`-l`, `trap - SIG` (reset) and `trap '' SIG` (ignore) run nothing. */
+static void unwrap_trap(sh_state *st, size_t idx, const sh_frame *f, rp_sh_word *w, size_t n)
+{
+    size_t i = 1;
+    if (i < n && is_static(&w[i]) && strcmp(w[i].text, "--") == 0)
+        i++;
+    if (i + 1 >= n) /* no ACTION and SIGNAL pair (trap, trap SIG, trap -p, trap -l) */
+        return;
+    if (is_static(&w[i]) &&
+        (w[i].text[0] == '\0' || strcmp(w[i].text, "-") == 0 || (w[i].text[0] == '-' && i == 1)))
+        return;
+    run_joined(st, idx, f, w, i, i + 1, 0, NULL, false);
+}
 
 /* Sorted by name, for bsearch: every program is looked up, most are no wrapper. */
 static const struct wrapper_name {
@@ -558,8 +574,9 @@ static const struct wrapper_name {
     {"rbash", WRAP_SHELL},     {"script", WRAP_SCRIPT}, {"setsid", WRAP_PLAIN},
     {"sh", WRAP_SHELL},        {"ssh", WRAP_SSH},       {"stdbuf", WRAP_STDBUF},
     {"su", WRAP_SU},           {"sudo", WRAP_SUDO},     {"time", WRAP_TIME},
-    {"timeout", WRAP_TIMEOUT}, {"toybox", WRAP_PLAIN},  {"watch", WRAP_WATCH},
-    {"xargs", WRAP_XARGS},     {"yash", WRAP_SHELL},    {"zsh", WRAP_SHELL},
+    {"timeout", WRAP_TIMEOUT}, {"toybox", WRAP_PLAIN},  {"trap", WRAP_TRAP},
+    {"watch", WRAP_WATCH},     {"xargs", WRAP_XARGS},   {"yash", WRAP_SHELL},
+    {"zsh", WRAP_SHELL},
 };
 
 static int compare_wrapper_name(const void *key, const void *entry)
@@ -662,6 +679,9 @@ void sh_unwrap(sh_state *st, size_t idx, const sh_frame *f)
         break;
     case WRAP_SSH:
         unwrap_ssh(st, idx, f, w, n);
+        break;
+    case WRAP_TRAP:
+        unwrap_trap(st, idx, f, w, n);
         break;
     }
 }

@@ -225,6 +225,18 @@ static void test_eval_watch_flock_script(void **state)
     expect_argv(command_named("rm", 0), "rm", "-rf", "/", NULL);
     parse_ok("script -q -c 'rm -rf /' /dev/null");
     expect_argv(command_named("rm", 0), "rm", "-rf", "/", NULL);
+    /* trap's action runs later in the current shell; resets, ignores and listings run nothing */
+    parse_ok("trap 'rm -rf /tmp/x' EXIT; true");
+    expect_argv(command_named("rm", 0), "rm", "-rf", "/tmp/x", NULL);
+    assert_true(command_named("rm", 0)->context & RP_SH_CTX_STRING);
+    parse_ok("trap -- \"rm y\" ERR INT");
+    expect_argv(command_named("rm", 0), "rm", "y", NULL);
+    parse_ok("trap - EXIT");
+    assert_int_equal(parsed.n_commands, 1);
+    parse_ok("trap '' INT");
+    assert_int_equal(parsed.n_commands, 1);
+    parse_ok("trap -p");
+    assert_int_equal(parsed.n_commands, 1);
 }
 
 static void test_ssh_remote(void **state)
