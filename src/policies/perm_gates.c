@@ -188,7 +188,7 @@ static rp_perm_action uncertain_action(gate_env *g, const char *surface, const u
 }
 
 /* The token's uncertainty, from its kind bits and text. */
-static uncertain token_uncertainty(gate_env *g, const rp_perm_path_token *t)
+static uncertain token_uncertainty(const rp_perm_path_token *t)
 {
     uncertain u = {CERTAIN, NULL, 0, NULL};
     if (t->kind & RP_PERM_TOK_INDIRECT) {
@@ -217,7 +217,6 @@ static uncertain token_uncertainty(gate_env *g, const rp_perm_path_token *t)
         u.values = t->values.values;
         u.n = t->values.n;
     }
-    (void)g;
     return u;
 }
 
@@ -488,7 +487,7 @@ static bool bash_external_gate(gate_env *g, const rp_perm_bash *b)
             rp_perm_match m;
             rp_perm_action action;
             if (vague) {
-                uncertain u = token_uncertainty(g, t);
+                uncertain u = token_uncertainty(t);
                 m = rp_perm_evaluate_any(g->a, &g->rv, "external_directory", t->values.values,
                                          t->values.n);
                 const rp_perm_rule *decider;
@@ -499,7 +498,7 @@ static bool bash_external_gate(gate_env *g, const rp_perm_bash *b)
                                          t->values.n);
                 action = m.action;
                 if ((t->kind & RP_PERM_TOK_GLOB) && action != RP_PERM_DENY) {
-                    uncertain u = token_uncertainty(g, t);
+                    uncertain u = token_uncertainty(t);
                     const rp_perm_rule *decider;
                     action = uncertain_action(g, "external_directory", &u, &m, &decider);
                 }
@@ -533,7 +532,7 @@ static bool bash_path_gate(gate_env *g, const rp_perm_bash *b)
         if ((t->kind & RP_PERM_TOK_MISSING) && is_catch_all(m.rule->pattern))
             action = RP_PERM_ALLOW; /* only a specific rule speaks for a word that may not exist */
         bool session = m.explicit_match && m.rule->layer == RP_PERM_LAYER_SESSION;
-        uncertain u = token_uncertainty(g, t);
+        uncertain u = token_uncertainty(t);
         bool vague = u.kind != CERTAIN;
         if (vague && action != RP_PERM_DENY) {
             const rp_perm_rule *decider;
@@ -1056,7 +1055,7 @@ static bool filter_gates(gate_env *g, const char *surface, const char *filter)
         return false;
     rp_perm_match m = rp_perm_evaluate_any(g->a, &g->rv, "path", t.values.values, t.values.n);
     rp_perm_action action = m.explicit_match ? m.action : RP_PERM_ALLOW;
-    uncertain u = token_uncertainty(g, &t);
+    uncertain u = token_uncertainty(&t);
     const rp_perm_rule *decider;
     rp_perm_match mm = m;
     mm.action = action;

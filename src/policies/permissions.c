@@ -101,8 +101,8 @@ static const char *const permissions_keys[] = {RP_PERM_SESSION_KEY, NULL};
 
 /* ---- create ---- */
 
-static int scope(rp_arena *a, const rp_json *params, const char *name, rp_perm_origin origin,
-                 rp_perm_map *merged, bool *present, rp_param_error *err)
+static int merge_scope(rp_arena *a, const rp_json *params, const char *name, rp_perm_origin origin,
+                       rp_perm_map *merged, bool *present, rp_param_error *err)
 {
     const rp_json *v = rp_json_get(params, name);
     *present = false;
@@ -200,8 +200,9 @@ static int permissions_create(const rp_json *params, rp_arena *a, void **instanc
     }
     rp_perm_map merged = {0};
     bool present;
-    if (scope(a, params, "permission", RP_PERM_ORIGIN_GLOBAL, &merged, &present, err) != 0 ||
-        scope(a, params, "project_permission", RP_PERM_ORIGIN_PROJECT, &merged, &present, err) != 0)
+    if (merge_scope(a, params, "permission", RP_PERM_ORIGIN_GLOBAL, &merged, &present, err) != 0 ||
+        merge_scope(a, params, "project_permission", RP_PERM_ORIGIN_PROJECT, &merged, &present,
+                    err) != 0)
         return -1;
     bool clamp = rp_json_truthy(rp_json_get(params, "project_invalid"));
     const char *agent = rp_json_get_str(params, "agent");
@@ -213,9 +214,10 @@ static int permissions_create(const rp_json *params, rp_arena *a, void **instanc
         return rp_param_fail(err, "agent",
                              "agent_permission/project_agent_permission need the active agent's "
                              "name in `agent`");
-    if (scope(a, params, "agent_permission", RP_PERM_ORIGIN_AGENT, &merged, &present, err) != 0 ||
-        scope(a, params, "project_agent_permission", RP_PERM_ORIGIN_PROJECT_AGENT, &merged,
-              &present, err) != 0)
+    if (merge_scope(a, params, "agent_permission", RP_PERM_ORIGIN_AGENT, &merged, &present, err) !=
+            0 ||
+        merge_scope(a, params, "project_agent_permission", RP_PERM_ORIGIN_PROJECT_AGENT, &merged,
+                    &present, err) != 0)
         return -1;
     if (agent && agent[0])
         clamp = clamp || rp_json_truthy(rp_json_get(params, "agent_invalid"));
