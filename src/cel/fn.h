@@ -1,0 +1,58 @@
+/* fn.h — how CEL functions are implemented and found.
+ *
+ * Each library file (lib_*.c) exports a table of cel_function, terminated by an entry whose
+ * name is NULL. A function is one name; its implementation dispatches on the kinds of its
+ * arguments itself and returns cel_error_no_overload() when they do not match any overload.
+ * For a receiver call x.f(a, b) the implementation gets args = {x, a, b}.
+ *
+ * Implementations are strict: the evaluator never calls one with an error or unknown argument
+ * (it returns that argument instead), except for functions flagged CEL_FN_NON_STRICT.
+ * Everything returned is allocated from call->arena. */
+#ifndef RAMPART_CEL_FN_H
+#define RAMPART_CEL_FN_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "cel/value.h"
+
+enum {
+    CEL_FN_GLOBAL = 1,     /* callable as f(x, ...) */
+    CEL_FN_RECEIVER = 2,   /* callable as x.f(...) */
+    CEL_FN_NON_STRICT = 4  /* receives error/unknown arguments too */
+};
+
+typedef struct cel_call {
+    rp_arena *arena;
+    const void *prepared; /* the call site's prepared data (fn->prepare), or NULL */
+    int64_t expr_id;      /* the call's node id, for unknowns */
+} cel_call;
+
+typedef cel_value (*cel_fn_impl)(cel_call *call, const cel_value *args, uint32_t nargs);
+
+typedef struct cel_function {
+    const char *name; /* "size", "contains", "math.greatest", "optional.of", "timestamp" ... */
+    unsigned flags;   /* CEL_FN_* */
+    cel_fn_impl impl;
+    /* Optional, run once when a program is compiled: given the call's arguments where
+     * is_const[i] says which are constants (others are null placeholders), return something
+     * impl reuses through call->prepared (a compiled regex), or NULL. */
+    void *(*prepare)(const cel_value *args, const bool *is_const, uint32_t nargs);
+    void (*release)(void *prepared);
+} cel_function;
+
+/* Library tables (each ends with {NULL}). */
+extern const cel_function cel_lib_core[];     /* lib_core.c: size, type, dyn, conversions int,
+                                                 uint, double, string, bytes, bool */
+extern const cel_function cel_lib_strings[];  /* lib_strings.c: contains, startsWith, endsWith,
+                                                 matches, and the strings extension */
+extern const cel_function cel_lib_time[];     /* lib_time.c: timestamp, duration and their
+                                                 accessors getFullYear ... getMilliseconds */
+extern const cel_function cel_lib_math[];     /* lib_math.c: math.* */
+extern const cel_function cel_lib_optional[]; /* lib_optional.c: optional.*, hasValue, value,
+                                                 orValue, or */
+
+/* The function named `name` that accepts this call style (receiver or global), or NULL. */
+const cel_function *cel_function_find(const char *name, bool receiver);
+
+#endif
