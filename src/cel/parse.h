@@ -14,6 +14,11 @@
 
 #define CEL_PARSE_MAX_DEPTH 250       /* nested expressions (parentheses, calls, ...) */
 #define CEL_PARSE_MAX_SOURCE 100000   /* bytes of expression text */
+/* Every tree cel_parse returns is at most this tall (nodes on the longest root-to-leaf path,
+ * macro expansions included), so later passes may recurse over it without a check of their
+ * own. Left-nested chains (`a + b + c ...`, `a.b.c ...`) are limited by this, not by the
+ * parser's recursion depth. */
+#define CEL_PARSE_MAX_HEIGHT (2 * CEL_PARSE_MAX_DEPTH)
 
 typedef struct cel_source_error {
     size_t offset;  /* byte offset of the problem */

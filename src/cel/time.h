@@ -1,7 +1,9 @@
 /* time.h — CEL timestamps and durations: text forms, arithmetic, time zones (time.c, tz.c).
  *
  * Timestamps range over 0001-01-01T00:00:00Z .. 9999-12-31T23:59:59.999999999Z and durations
- * over ±315,576,000,000 s (cel-spec); anything outside is an error value. Time zones are IANA
+ * over what an int64 count of nanoseconds holds, about ±292 years (cel-spec langdef, "Overflow";
+ * the conformance data expects 9999-12-31 - 0001-01-01 to overflow); anything outside is an
+ * error value. Time zones are IANA
  * names read from the system's zoneinfo (TZif files under $TZDIR or /usr/share/zoneinfo, parsed
  * once per process and cached) or fixed offsets "+05:30" / "-08:00". */
 #ifndef RAMPART_CEL_TIME_H
@@ -35,5 +37,33 @@ cel_value cel_time_negate(rp_arena *a, const cel_value *x);
 /* UTC offset in seconds of time zone `name` at the instant utc_sec. 0, or -1 when the zone is
  * unknown or malformed. */
 int cel_tz_offset(const char *name, size_t name_len, int64_t utc_sec, int32_t *offset_sec);
+
+/* ---- additions (helper D) ---- */
+
+/* The parse functions above report every failure as -1; these variants tell the failures apart
+ * so that messages can say which: 0 ok, -1 malformed, -2 well-formed but out of range. */
+int cel_timestamp_parse_status(const char *s, size_t len, int64_t *sec, int32_t *nsec);
+int cel_duration_parse_status(const char *s, size_t len, int64_t *sec, int32_t *nsec);
+
+/* Whether a timestamp (seconds since the epoch) / a duration (seconds and nanoseconds of the
+ * same sign) lies in the CEL range. */
+bool cel_timestamp_in_range(int64_t sec);
+bool cel_duration_in_range(int64_t sec, int32_t nsec);
+
+/* Proleptic Gregorian calendar arithmetic (time.c), shared with tz.c and lib_time.c. */
+typedef struct cel_civil {
+    int64_t year;
+    int month; /* 1..12 */
+    int day;   /* 1..31 */
+    int hour, minute, second;
+    int yday; /* 0..365 */
+    int wday; /* 0 = Sunday */
+} cel_civil;
+/* Days since 1970-01-01 of the date y-m-d (m 1..12, d 1..31). */
+int64_t cel_days_from_civil(int64_t y, int m, int d);
+/* The calendar fields of `sec` seconds since the epoch (a local time already offset). */
+void cel_civil_from_seconds(int64_t sec, cel_civil *out);
+bool cel_is_leap_year(int64_t y);
+int cel_days_in_month(int64_t y, int m);
 
 #endif

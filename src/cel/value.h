@@ -215,6 +215,12 @@ void cel_map_entry(const cel_value *map, uint32_t index, cel_value *key, cel_val
  * false when absent. */
 bool cel_map_get(const cel_value *map, const cel_value *key, cel_value *out);
 bool cel_map_get_str(const cel_value *map, const char *key, size_t key_len, cel_value *out);
+/* Follows string keys through nested maps: *out = map[keys[0]][keys[1]]...; returns how many
+ * keys were found in a row (n when all were), *out being the value the last one reached.
+ * Stops at a missing key or a value that is not a map. Allocation-free; on JSON-backed maps
+ * it walks the JSON directly (the `event.data.name` path). */
+uint32_t cel_map_get_path(const cel_value *map, const char *const *keys, const uint32_t *lens,
+                          uint32_t n, cel_value *out);
 
 /* ---- comparison ---- */
 

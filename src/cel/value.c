@@ -1,0 +1,900 @@
+/* value.c — CEL runtime values: constructors, JSON-backed and native lists and maps, equality,
+ * ordering, conversion to JSON, and printing.
+ *
+ * JSON-backed containers convert an element only when it is accessed, so an event reaches CEL
+ * without being copied. A JSON object with duplicate keys answers lookups with the last
+ * member (as Python's json module would have kept it); size and iteration see every member. */
+#include "cel/value.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- constructors ---- */
+
+cel_value cel_string_copy(rp_arena *a, const char *s, size_t len)
+{
+    char *d = rp_arena_alloc(a, len + 1);
+    if (len)
+        memcpy(d, s, len);
+    d[len] = '\0';
+    return cel_string_ref(d, len);
+}
+
+cel_value cel_bytes_copy(rp_arena *a, const char *s, size_t len)
+{
+    char *d = rp_arena_alloc(a, len + 1);
+    if (len)
+        memcpy(d, s, len);
+    d[len] = '\0';
+    return cel_bytes_ref(d, len);
+}
+
+/* Strict UTF-8: no overlong forms, no surrogates, nothing above U+10FFFF. */
+static bool utf8_valid(const unsigned char *s, size_t len)
+{
+    size_t i = 0;
+    while (i < len) {
+        unsigned c = s[i];
+        if (c < 0x80) {
+            i++;
+            continue;
+        }
+        size_t n;
+        unsigned cp;
+        if (c >= 0xC2 && c <= 0xDF) {
+            n = 1;
+            cp = c & 0x1F;
+        } else if (c >= 0xE0 && c <= 0xEF) {
+            n = 2;
+            cp = c & 0x0F;
+        } else if (c >= 0xF0 && c <= 0xF4) {
+            n = 3;
+            cp = c & 0x07;
+        } else {
+            return false;
+        }
+        if (len - i <= n)
+            return false;
+        for (size_t k = 1; k <= n; k++) {
+            unsigned cc = s[i + k];
+            if ((cc & 0xC0) != 0x80)
+                return false;
+            cp = (cp << 6) | (cc & 0x3F);
+        }
+        if ((n == 2 && cp < 0x800) || (n == 3 && cp < 0x10000) || cp > 0x10FFFF ||
+            (cp >= 0xD800 && cp <= 0xDFFF))
+            return false;
+        i += n + 1;
+    }
+    return true;
+}
+
+cel_value cel_string_from_bytes(rp_arena *a, const char *s, size_t len)
+{
+    if (!utf8_valid((const unsigned char *)s, len))
+        return cel_error_new(a, "invalid UTF-8 in bytes, cannot convert to string");
+    return cel_string_copy(a, s, len);
+}
+
+cel_value cel_optional_of(rp_arena *a, cel_value inner)
+{
+    cel_value *p = rp_arena_alloc(a, sizeof *p);
+    *p = inner;
+    cel_value v = {.kind = CEL_OPTIONAL};
+    v.v.opt = p;
+    return v;
+}
+
+cel_value cel_error_new(rp_arena *a, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    char *msg = rp_arena_vsprintf(a, fmt, ap);
+    va_end(ap);
+    cel_error *e = rp_arena_alloc(a, sizeof *e);
+    e->message = msg;
+    cel_value v = {.kind = CEL_ERROR};
+    v.v.err = e;
+    return v;
+}
+
+cel_value cel_error_no_overload(rp_arena *a, const char *function, const cel_value *args,
+                                uint32_t nargs)
+{
+    rp_buf b = {0};
+    rp_buf_printf(&b, "no such overload: %s(", function);
+    for (uint32_t i = 0; i < nargs; i++)
+        rp_buf_printf(&b, "%s%s", i ? ", " : "", cel_kind_type_name(&args[i]));
+    rp_buf_putc(&b, ')');
+    cel_value v = cel_error_new(a, "%s", b.data);
+    rp_buf_free(&b);
+    return v;
+}
+
+cel_value cel_unknown_new(rp_arena *a, const int64_t *ids, uint32_t n)
+{
+    int64_t *copy = rp_arena_alloc(a, sizeof *copy * (n ? n : 1));
+    if (n)
+        memcpy(copy, ids, sizeof *copy * n);
+    cel_unknown *u = rp_arena_alloc(a, sizeof *u);
+    u->expr_ids = copy;
+    u->n = n;
+    cel_value v = {.kind = CEL_UNKNOWN};
+    v.v.unk = u;
+    return v;
+}
+
+cel_value cel_unknown_merge(rp_arena *a, const cel_value *x, const cel_value *y)
+{
+    if (x->kind != CEL_UNKNOWN)
+        return *y;
+    if (y->kind != CEL_UNKNOWN)
+        return *x;
+    uint32_t nx = x->v.unk->n, ny = y->v.unk->n;
+    int64_t *ids = rp_arena_alloc(a, sizeof *ids * (nx + ny + 1));
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < nx; i++)
+        ids[n++] = x->v.unk->expr_ids[i];
+    for (uint32_t i = 0; i < ny; i++) {
+        int64_t id = y->v.unk->expr_ids[i];
+        bool seen = false;
+        for (uint32_t k = 0; k < nx && !seen; k++)
+            seen = ids[k] == id;
+        if (!seen)
+            ids[n++] = id;
+    }
+    cel_unknown *u = rp_arena_alloc(a, sizeof *u);
+    u->expr_ids = ids;
+    u->n = n;
+    cel_value v = {.kind = CEL_UNKNOWN};
+    v.v.unk = u;
+    return v;
+}
+
+cel_value cel_list_new(rp_arena *a, const cel_value *items, uint32_t n)
+{
+    cel_list *l = rp_arena_alloc(a, sizeof *l);
+    l->len = n;
+    l->items = items;
+    cel_value v = {.kind = CEL_LIST};
+    v.v.list = l;
+    return v;
+}
+
+static bool valid_key_kind(uint8_t kind)
+{
+    return kind == CEL_INT || kind == CEL_UINT || kind == CEL_BOOL || kind == CEL_STRING;
+}
+
+static cel_value repeated_key(rp_arena *a, const cel_value *key)
+{
+    rp_buf b = {0};
+    cel_value_format(&b, key);
+    cel_value e = cel_error_new(a, "Failed with repeated key: %s", b.data);
+    rp_buf_free(&b);
+    return e;
+}
+
+/* A hash under which equal keys collide: int 1 and uint 1u are the same key. */
+static uint64_t key_hash(const cel_value *k)
+{
+    uint64_t h;
+    switch (k->kind) {
+    case CEL_INT:
+        h = (uint64_t)k->v.i;
+        break;
+    case CEL_UINT:
+        h = k->v.u;
+        break;
+    case CEL_BOOL:
+        h = k->v.b ? 0x9e3779b97f4a7c15ULL : 0x7f4a7c159e3779b9ULL;
+        break;
+    default: /* string: FNV-1a */
+        h = 1469598103934665603ULL;
+        for (uint32_t i = 0; i < k->len; i++)
+            h = (h ^ (unsigned char)k->v.s[i]) * 1099511628211ULL;
+        break;
+    }
+    return h * 0xff51afd7ed558ccdULL;
+}
+
+/* Index of the first key equal to an earlier one, or -1. Small maps compare pairwise; larger
+ * ones (a generated literal, transformMap's result) use a temporary hash table so that
+ * construction stays linear. */
+static int64_t find_repeated_key(rp_arena *a, const cel_value *keys, uint32_t n)
+{
+    if (n <= 16) {
+        for (uint32_t i = 1; i < n; i++)
+            for (uint32_t k = 0; k < i; k++)
+                if (cel_equal(&keys[k], &keys[i]))
+                    return i;
+        return -1;
+    }
+    uint64_t cap = 32;
+    while (cap < (uint64_t)n * 2)
+        cap *= 2;
+    uint32_t *slots = rp_arena_calloc(a, sizeof *slots * cap); /* index + 1; 0 = empty */
+    for (uint32_t i = 0; i < n; i++) {
+        uint64_t h = key_hash(&keys[i]) & (cap - 1);
+        for (; slots[h]; h = (h + 1) & (cap - 1))
+            if (cel_equal(&keys[slots[h] - 1], &keys[i]))
+                return i;
+        slots[h] = i + 1;
+    }
+    return -1;
+}
+
+cel_value cel_map_new(rp_arena *a, const cel_value *keys, const cel_value *values, uint32_t n)
+{
+    for (uint32_t i = 0; i < n; i++)
+        if (!valid_key_kind(keys[i].kind))
+            return cel_error_new(a, "unsupported key type: %s", cel_kind_type_name(&keys[i]));
+    int64_t dup = find_repeated_key(a, keys, n);
+    if (dup >= 0)
+        return repeated_key(a, &keys[dup]);
+    cel_map *m = rp_arena_alloc(a, sizeof *m);
+    m->len = n;
+    m->keys = keys;
+    m->values = values;
+    cel_value v = {.kind = CEL_MAP};
+    v.v.map = m;
+    return v;
+}
+
+/* ---- JSON ---- */
+
+cel_value cel_from_json(const rp_json *j)
+{
+    cel_value v = {0};
+    if (!j)
+        return cel_null();
+    switch (j->type) {
+    case RP_JSON_NULL:
+        return cel_null();
+    case RP_JSON_BOOL:
+        return cel_bool(j->v.b);
+    case RP_JSON_INT:
+        return cel_int(j->v.i);
+    case RP_JSON_UINT:
+        return cel_uint(j->v.u);
+    case RP_JSON_DOUBLE:
+        return cel_double(j->v.d);
+    case RP_JSON_STRING:
+        return cel_string_ref(j->v.s, j->len);
+    case RP_JSON_ARRAY:
+        v.kind = CEL_LIST;
+        v.json = 1;
+        v.v.json = j;
+        return v;
+    case RP_JSON_OBJECT:
+        v.kind = CEL_MAP;
+        v.json = 1;
+        v.v.json = j;
+        return v;
+    }
+    return cel_null();
+}
+
+static int json_fail(char *err, size_t err_size, const char *msg, const cel_value *v)
+{
+    if (err && err_size)
+        snprintf(err, err_size, "%s%s", msg, v ? cel_kind_type_name(v) : "");
+    return -1;
+}
+
+int cel_to_json(rp_arena *a, const cel_value *v, rp_json *out, char *err, size_t err_size)
+{
+    switch ((cel_kind)v->kind) {
+    case CEL_NULL:
+        *out = rp_json_make_null();
+        return 0;
+    case CEL_BOOL:
+        *out = rp_json_make_bool(v->v.b);
+        return 0;
+    case CEL_INT:
+        *out = rp_json_make_int(v->v.i);
+        return 0;
+    case CEL_UINT:
+        if (v->v.u <= (uint64_t)INT64_MAX) {
+            *out = rp_json_make_int((int64_t)v->v.u);
+        } else {
+            memset(out, 0, sizeof *out);
+            out->type = RP_JSON_UINT;
+            out->v.u = v->v.u;
+        }
+        return 0;
+    case CEL_DOUBLE:
+        if (!isfinite(v->v.d))
+            return json_fail(err, err_size, "JSON cannot represent a non-finite double", NULL);
+        *out = rp_json_make_double(v->v.d);
+        return 0;
+    case CEL_STRING:
+        *out = rp_json_make_stringn(a, v->v.s, v->len);
+        return 0;
+    case CEL_LIST: {
+        if (v->json) {
+            *out = rp_json_clone(a, v->v.json);
+            return 0;
+        }
+        uint32_t n = v->v.list->len;
+        rp_json arr = rp_json_make_array();
+        arr.v.items = rp_arena_alloc(a, sizeof(rp_json) * (n ? n : 1));
+        arr.len = arr.cap = n;
+        for (uint32_t i = 0; i < n; i++)
+            if (cel_to_json(a, &v->v.list->items[i], &arr.v.items[i], err, err_size) != 0)
+                return -1;
+        *out = arr;
+        return 0;
+    }
+    case CEL_MAP: {
+        if (v->json) {
+            *out = rp_json_clone(a, v->v.json);
+            return 0;
+        }
+        const cel_map *m = v->v.map;
+        rp_json obj = rp_json_make_object();
+        obj.v.members = rp_arena_alloc(a, sizeof(rp_json_member) * (m->len ? m->len : 1));
+        obj.len = obj.cap = m->len;
+        for (uint32_t i = 0; i < m->len; i++) {
+            if (m->keys[i].kind != CEL_STRING)
+                return json_fail(err, err_size, "JSON object keys must be strings, not ",
+                                 &m->keys[i]);
+            rp_json_member *mem = &obj.v.members[i];
+            mem->key = rp_arena_strndup(a, m->keys[i].v.s, m->keys[i].len);
+            mem->key_len = m->keys[i].len;
+            if (cel_to_json(a, &m->values[i], &mem->value, err, err_size) != 0)
+                return -1;
+        }
+        *out = obj;
+        return 0;
+    }
+    default:
+        return json_fail(err, err_size, "JSON cannot represent a value of type ", v);
+    }
+}
+
+/* ---- lists and maps ---- */
+
+uint32_t cel_list_size(const cel_value *list)
+{
+    return list->json ? list->v.json->len : list->v.list->len;
+}
+
+cel_value cel_list_at(const cel_value *list, uint32_t index)
+{
+    if (list->json)
+        return cel_from_json(&list->v.json->v.items[index]);
+    return list->v.list->items[index];
+}
+
+uint32_t cel_map_size(const cel_value *map)
+{
+    return map->json ? map->v.json->len : map->v.map->len;
+}
+
+void cel_map_entry(const cel_value *map, uint32_t index, cel_value *key, cel_value *value)
+{
+    if (map->json) {
+        const rp_json_member *m = &map->v.json->v.members[index];
+        if (key)
+            *key = cel_string_ref(m->key, m->key_len);
+        if (value)
+            *value = cel_from_json(&m->value);
+        return;
+    }
+    if (key)
+        *key = map->v.map->keys[index];
+    if (value)
+        *value = map->v.map->values[index];
+}
+
+/* Object keys are short: a byte loop beats a call to memcmp. */
+static bool keys_equal(const char *a, const char *b, size_t n)
+{
+    if (n > 16)
+        return memcmp(a, b, n) == 0;
+    for (size_t i = 0; i < n; i++)
+        if (a[i] != b[i])
+            return false;
+    return true;
+}
+
+/* rp_json_getn's search (last duplicate wins), inlined because this is the hot path of every
+ * `event.x.y` selection. */
+static const rp_json *json_member(const rp_json *obj, const char *key, size_t key_len)
+{
+    for (uint32_t i = obj->len; i-- > 0;) {
+        const rp_json_member *m = &obj->v.members[i];
+        if (m->key_len == key_len && keys_equal(m->key, key, key_len))
+            return &m->value;
+    }
+    return NULL;
+}
+
+uint32_t cel_map_get_path(const cel_value *map, const char *const *keys, const uint32_t *lens,
+                          uint32_t n, cel_value *out)
+{
+    uint32_t found = 0;
+    cel_value cur = *map;
+    while (found < n && cur.kind == CEL_MAP) {
+        if (cur.json) {
+            /* Stay at the JSON level while the path goes through objects. */
+            const rp_json *j = cur.v.json;
+            while (found < n && j->type == RP_JSON_OBJECT) {
+                const rp_json *next = json_member(j, keys[found], lens[found]);
+                if (!next)
+                    break;
+                j = next;
+                found++;
+            }
+            if (j == cur.v.json)
+                break; /* the first key is missing */
+            cur = cel_from_json(j);
+            continue;
+        }
+        cel_value next;
+        if (!cel_map_get_str(&cur, keys[found], lens[found], &next))
+            break;
+        cur = next;
+        found++;
+    }
+    if (found)
+        *out = cur;
+    return found;
+}
+
+bool cel_map_get_str(const cel_value *map, const char *key, size_t key_len, cel_value *out)
+{
+    if (map->json) {
+        const rp_json *j = json_member(map->v.json, key, key_len);
+        if (!j)
+            return false;
+        if (out)
+            *out = cel_from_json(j);
+        return true;
+    }
+    const cel_map *m = map->v.map;
+    for (uint32_t i = 0; i < m->len; i++) {
+        const cel_value *k = &m->keys[i];
+        if (k->kind == CEL_STRING && k->len == key_len && memcmp(k->v.s, key, key_len) == 0) {
+            if (out)
+                *out = m->values[i];
+            return true;
+        }
+    }
+    return false;
+}
+
+bool cel_map_get(const cel_value *map, const cel_value *key, cel_value *out)
+{
+    if (key->kind == CEL_STRING)
+        return cel_map_get_str(map, key->v.s, key->len, out);
+    if (map->json)
+        return false; /* JSON objects only have string keys */
+    const cel_map *m = map->v.map;
+    if (key->kind != CEL_INT && key->kind != CEL_UINT && key->kind != CEL_DOUBLE &&
+        key->kind != CEL_BOOL)
+        return false;
+    for (uint32_t i = 0; i < m->len; i++) {
+        if (m->keys[i].kind != CEL_STRING && cel_equal(&m->keys[i], key)) {
+            if (out)
+                *out = m->values[i];
+            return true;
+        }
+    }
+    return false;
+}
+
+/* ---- comparison ---- */
+
+static int cmp_i64(int64_t a, int64_t b)
+{
+    return (a > b) - (a < b);
+}
+
+static int cmp_u64(uint64_t a, uint64_t b)
+{
+    return (a > b) - (a < b);
+}
+
+static int cmp_dbl(double a, double b)
+{
+    return (a > b) - (a < b);
+}
+
+/* An int or uint against a (non-NaN) double, as cel-go compares them (the conformance tests
+ * are written against it): outside the integer type's range the double decides, inside it the
+ * integer is converted to double. So 2^63 - 1 == 2^63 (as a double); beyond 2^53 this is the
+ * lossy comparison the spec's tests expect (e.g. "not_lt_dyn_int_big_lossy_double"). */
+static int cmp_int_double(int64_t i, double d)
+{
+    if (d < -9223372036854775808.0)
+        return 1;
+    if (d > 9223372036854775808.0)
+        return -1;
+    return cmp_dbl((double)i, d);
+}
+
+static int cmp_uint_double(uint64_t u, double d)
+{
+    if (d < 0)
+        return 1;
+    if (d > 18446744073709551616.0)
+        return -1;
+    return cmp_dbl((double)u, d);
+}
+
+static bool is_number(uint8_t kind)
+{
+    return kind == CEL_INT || kind == CEL_UINT || kind == CEL_DOUBLE;
+}
+
+/* -2 when a NaN makes the numbers incomparable. */
+static int cmp_numbers(const cel_value *a, const cel_value *b)
+{
+    if ((a->kind == CEL_DOUBLE && isnan(a->v.d)) || (b->kind == CEL_DOUBLE && isnan(b->v.d)))
+        return -2;
+    switch (a->kind) {
+    case CEL_INT:
+        if (b->kind == CEL_INT)
+            return cmp_i64(a->v.i, b->v.i);
+        if (b->kind == CEL_UINT)
+            return a->v.i < 0 ? -1 : cmp_u64((uint64_t)a->v.i, b->v.u);
+        return cmp_int_double(a->v.i, b->v.d);
+    case CEL_UINT:
+        if (b->kind == CEL_UINT)
+            return cmp_u64(a->v.u, b->v.u);
+        if (b->kind == CEL_INT)
+            return b->v.i < 0 ? 1 : cmp_u64(a->v.u, (uint64_t)b->v.i);
+        return cmp_uint_double(a->v.u, b->v.d);
+    default:
+        if (b->kind == CEL_DOUBLE)
+            return cmp_dbl(a->v.d, b->v.d);
+        if (b->kind == CEL_INT)
+            return -cmp_int_double(b->v.i, a->v.d);
+        return -cmp_uint_double(b->v.u, a->v.d);
+    }
+}
+
+static int cmp_bytes(const char *a, uint32_t alen, const char *b, uint32_t blen)
+{
+    uint32_t n = alen < blen ? alen : blen;
+    int c = n ? memcmp(a, b, n) : 0;
+    if (c)
+        return c < 0 ? -1 : 1;
+    return cmp_u64(alen, blen);
+}
+
+static int cmp_time(const cel_value *a, const cel_value *b)
+{
+    int c = cmp_i64(a->v.t.sec, b->v.t.sec);
+    return c ? c : cmp_i64(a->v.t.nsec, b->v.t.nsec);
+}
+
+static bool lists_equal(const cel_value *a, const cel_value *b)
+{
+    uint32_t n = cel_list_size(a);
+    if (n != cel_list_size(b))
+        return false;
+    for (uint32_t i = 0; i < n; i++) {
+        cel_value x = cel_list_at(a, i), y = cel_list_at(b, i);
+        if (!cel_equal(&x, &y))
+            return false;
+    }
+    return true;
+}
+
+static bool maps_equal(const cel_value *a, const cel_value *b)
+{
+    uint32_t n = cel_map_size(a);
+    if (n != cel_map_size(b))
+        return false;
+    for (uint32_t i = 0; i < n; i++) {
+        cel_value k, va, vb;
+        cel_map_entry(a, i, &k, &va);
+        if (!cel_map_get(b, &k, &vb) || !cel_equal(&va, &vb))
+            return false;
+    }
+    return true;
+}
+
+bool cel_equal(const cel_value *a, const cel_value *b)
+{
+    if (is_number(a->kind) && is_number(b->kind))
+        return cmp_numbers(a, b) == 0;
+    if (a->kind != b->kind)
+        return false;
+    switch ((cel_kind)a->kind) {
+    case CEL_NULL:
+        return true;
+    case CEL_BOOL:
+        return a->v.b == b->v.b;
+    case CEL_STRING:
+    case CEL_BYTES:
+        return a->len == b->len && (a->len == 0 || memcmp(a->v.s, b->v.s, a->len) == 0);
+    case CEL_LIST:
+        return lists_equal(a, b);
+    case CEL_MAP:
+        return maps_equal(a, b);
+    case CEL_TIMESTAMP:
+    case CEL_DURATION:
+        return a->v.t.sec == b->v.t.sec && a->v.t.nsec == b->v.t.nsec;
+    case CEL_TYPE:
+        return strcmp(a->v.type_name, b->v.type_name) == 0;
+    case CEL_OPTIONAL:
+        if (!a->v.opt || !b->v.opt)
+            return a->v.opt == b->v.opt;
+        return cel_equal(a->v.opt, b->v.opt);
+    case CEL_ERROR:
+    case CEL_UNKNOWN:
+        return a == b;
+    default:
+        return false;
+    }
+}
+
+int cel_compare(const cel_value *a, const cel_value *b, int *cmp)
+{
+    if (is_number(a->kind) && is_number(b->kind)) {
+        int c = cmp_numbers(a, b);
+        if (c == -2)
+            return 1;
+        *cmp = c;
+        return 0;
+    }
+    if (a->kind != b->kind)
+        return -1;
+    switch ((cel_kind)a->kind) {
+    case CEL_BOOL:
+        *cmp = (int)a->v.b - (int)b->v.b;
+        return 0;
+    case CEL_STRING:
+    case CEL_BYTES:
+        /* Byte order of UTF-8 is code point order. */
+        *cmp = cmp_bytes(a->v.s, a->len, b->v.s, b->len);
+        return 0;
+    case CEL_TIMESTAMP:
+    case CEL_DURATION:
+        *cmp = cmp_time(a, b);
+        return 0;
+    default:
+        return -1;
+    }
+}
+
+/* ---- names and printing ---- */
+
+const char *cel_kind_type_name(const cel_value *v)
+{
+    switch ((cel_kind)v->kind) {
+    case CEL_NULL:
+        return "null_type";
+    case CEL_BOOL:
+        return "bool";
+    case CEL_INT:
+        return "int";
+    case CEL_UINT:
+        return "uint";
+    case CEL_DOUBLE:
+        return "double";
+    case CEL_STRING:
+        return "string";
+    case CEL_BYTES:
+        return "bytes";
+    case CEL_LIST:
+        return "list";
+    case CEL_MAP:
+        return "map";
+    case CEL_TIMESTAMP:
+        return "google.protobuf.Timestamp";
+    case CEL_DURATION:
+        return "google.protobuf.Duration";
+    case CEL_TYPE:
+        return "type";
+    case CEL_OPTIONAL:
+        return "optional_type";
+    case CEL_ERROR:
+        return "error";
+    case CEL_UNKNOWN:
+        return "unknown";
+    }
+    return "unknown";
+}
+
+static void format_double(rp_buf *out, double d)
+{
+    if (isnan(d)) {
+        rp_buf_puts(out, "NaN");
+        return;
+    }
+    if (isinf(d)) {
+        rp_buf_puts(out, d > 0 ? "+infinity" : "-infinity");
+        return;
+    }
+    /* The shortest %g text that reads back to the same double. */
+    char tmp[40];
+    for (int prec = 1; prec <= 17; prec++) {
+        snprintf(tmp, sizeof tmp, "%.*g", prec, d);
+        if (strtod(tmp, NULL) == d)
+            break;
+    }
+    rp_buf_puts(out, tmp);
+    if (!strpbrk(tmp, ".eEn"))
+        rp_buf_puts(out, ".0");
+}
+
+static void format_quoted(rp_buf *out, const char *s, uint32_t len, bool bytes)
+{
+    if (bytes)
+        rp_buf_putc(out, 'b');
+    rp_buf_putc(out, '"');
+    for (uint32_t i = 0; i < len; i++) {
+        unsigned char c = (unsigned char)s[i];
+        switch (c) {
+        case '"':
+            rp_buf_puts(out, "\\\"");
+            break;
+        case '\\':
+            rp_buf_puts(out, "\\\\");
+            break;
+        case '\n':
+            rp_buf_puts(out, "\\n");
+            break;
+        case '\r':
+            rp_buf_puts(out, "\\r");
+            break;
+        case '\t':
+            rp_buf_puts(out, "\\t");
+            break;
+        default:
+            /* Strings pass UTF-8 through; bytes show anything non-ASCII as \xNN. */
+            if (c < 0x20 || c == 0x7f || (bytes && c >= 0x80))
+                rp_buf_printf(out, "\\x%02x", c);
+            else
+                rp_buf_putc(out, (char)c);
+        }
+    }
+    rp_buf_putc(out, '"');
+}
+
+/* Days since 1970-01-01 to a civil date (H. Hinnant's algorithm). */
+static void civil_from_days(int64_t z, int64_t *y, unsigned *m, unsigned *d)
+{
+    z += 719468;
+    int64_t era = (z >= 0 ? z : z - 146096) / 146097;
+    unsigned doe = (unsigned)(z - era * 146097);
+    unsigned yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+    int64_t yy = (int64_t)yoe + era * 400;
+    unsigned doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    unsigned mp = (5 * doy + 2) / 153;
+    *d = doy - (153 * mp + 2) / 5 + 1;
+    *m = mp < 10 ? mp + 3 : mp - 9;
+    *y = yy + (*m <= 2);
+}
+
+/* Fraction digits of nanoseconds: 0, 3, 6 or 9 as needed. */
+static void format_nanos(rp_buf *out, int32_t ns)
+{
+    if (ns == 0)
+        return;
+    if (ns % 1000000 == 0)
+        rp_buf_printf(out, ".%03d", ns / 1000000);
+    else if (ns % 1000 == 0)
+        rp_buf_printf(out, ".%06d", ns / 1000);
+    else
+        rp_buf_printf(out, ".%09d", ns);
+}
+
+static void format_timestamp(rp_buf *out, int64_t sec, int32_t nsec)
+{
+    int64_t days = sec / 86400, rem = sec % 86400;
+    if (rem < 0) {
+        rem += 86400;
+        days--;
+    }
+    int64_t y;
+    unsigned m, d;
+    civil_from_days(days, &y, &m, &d);
+    rp_buf_printf(out, "%04" PRId64 "-%02u-%02uT%02d:%02d:%02d", y, m, d, (int)(rem / 3600),
+                  (int)(rem / 60 % 60), (int)(rem % 60));
+    format_nanos(out, nsec);
+    rp_buf_putc(out, 'Z');
+}
+
+static void format_duration(rp_buf *out, int64_t sec, int32_t nsec)
+{
+    bool neg = sec < 0 || nsec < 0;
+    uint64_t s = sec < 0 ? (uint64_t)0 - (uint64_t)sec : (uint64_t)sec;
+    int32_t ns = nsec < 0 ? -nsec : nsec;
+    rp_buf_printf(out, "%s%" PRIu64, neg ? "-" : "", s);
+    format_nanos(out, ns);
+    rp_buf_putc(out, 's');
+}
+
+void cel_value_format(rp_buf *out, const cel_value *v)
+{
+    switch ((cel_kind)v->kind) {
+    case CEL_NULL:
+        rp_buf_puts(out, "null");
+        break;
+    case CEL_BOOL:
+        rp_buf_puts(out, v->v.b ? "true" : "false");
+        break;
+    case CEL_INT:
+        rp_buf_printf(out, "%" PRId64, v->v.i);
+        break;
+    case CEL_UINT:
+        rp_buf_printf(out, "%" PRIu64 "u", v->v.u);
+        break;
+    case CEL_DOUBLE:
+        format_double(out, v->v.d);
+        break;
+    case CEL_STRING:
+        format_quoted(out, v->v.s, v->len, false);
+        break;
+    case CEL_BYTES:
+        format_quoted(out, v->v.s, v->len, true);
+        break;
+    case CEL_LIST: {
+        rp_buf_putc(out, '[');
+        uint32_t n = cel_list_size(v);
+        for (uint32_t i = 0; i < n; i++) {
+            cel_value e = cel_list_at(v, i);
+            if (i)
+                rp_buf_puts(out, ", ");
+            cel_value_format(out, &e);
+        }
+        rp_buf_putc(out, ']');
+        break;
+    }
+    case CEL_MAP: {
+        rp_buf_putc(out, '{');
+        uint32_t n = cel_map_size(v);
+        for (uint32_t i = 0; i < n; i++) {
+            cel_value k, e;
+            cel_map_entry(v, i, &k, &e);
+            if (i)
+                rp_buf_puts(out, ", ");
+            cel_value_format(out, &k);
+            rp_buf_puts(out, ": ");
+            cel_value_format(out, &e);
+        }
+        rp_buf_putc(out, '}');
+        break;
+    }
+    case CEL_TIMESTAMP:
+        rp_buf_puts(out, "timestamp(\"");
+        format_timestamp(out, v->v.t.sec, v->v.t.nsec);
+        rp_buf_puts(out, "\")");
+        break;
+    case CEL_DURATION:
+        rp_buf_puts(out, "duration(\"");
+        format_duration(out, v->v.t.sec, v->v.t.nsec);
+        rp_buf_puts(out, "\")");
+        break;
+    case CEL_TYPE:
+        rp_buf_puts(out, v->v.type_name);
+        break;
+    case CEL_OPTIONAL:
+        if (!v->v.opt) {
+            rp_buf_puts(out, "optional.none()");
+        } else {
+            rp_buf_puts(out, "optional.of(");
+            cel_value_format(out, v->v.opt);
+            rp_buf_putc(out, ')');
+        }
+        break;
+    case CEL_ERROR:
+        rp_buf_printf(out, "error: %s", v->v.err->message);
+        break;
+    case CEL_UNKNOWN:
+        rp_buf_puts(out, "unknown{");
+        for (uint32_t i = 0; i < v->v.unk->n; i++)
+            rp_buf_printf(out, "%s%" PRId64, i ? ", " : "", v->v.unk->expr_ids[i]);
+        rp_buf_putc(out, '}');
+        break;
+    }
+}
