@@ -31,6 +31,7 @@ extern const rp_cli_command rp_cmd_policies;
 extern const rp_cli_command rp_cmd_log;
 extern const rp_cli_command rp_cmd_trust;
 extern const rp_cli_command rp_cmd_import;
+extern const rp_cli_command rp_cmd_cel;
 
 /* Every command, in the order `rampart --help` lists them. */
 const rp_cli_command *const *rp_cli_commands(size_t *count);

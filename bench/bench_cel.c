@@ -1,0 +1,193 @@
+/* bench_cel.c — CEL compile and evaluation times (issue 5's targets: compile < 20 µs median,
+ * the tool_call check < 200 ns median).
+ *
+ * Usage: bench_cel [SAMPLES]   (default 301)
+ *
+ * (a) parse+compile: each of ten expressions written the way cel_policy users write them is
+ *     compiled and freed SAMPLES times, each timed on its own; the figure per
+ *     expression is the median, and the overall figure is the median of those.
+ * (b) evaluation: the issue's expression on an event parsed once (rp_json, reached through
+ *     cel_from_json without copying), with rp_arena_reset after every evaluation as cel_policy
+ *     does. One evaluation is too short to time alone, so each sample times a batch of
+ *     EVAL_BATCH evaluations; the figure is the median over SAMPLES batches.
+ * Compiles are timed with CLOCK_MONOTONIC (cheap to read); batches with the thread's CPU time
+ * (CLOCK_THREAD_CPUTIME_ID), so that on a busy machine time spent descheduled is not counted.
+ * Medians discard the samples a preemption still spoils. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cel/cel.h"
+#include "core/arena.h"
+#include "core/buf.h"
+#include "core/json.h"
+
+#define EVAL_BATCH 1000
+
+static const char event_text[] =
+    "{\"type\":\"tool_call\",\"session_id\":\"7f3c2a9e-5b1d-4c8e-9a2f-1e6d3b7c4a05\","
+    "\"target\":\"Bash\",\"data\":{\"name\":\"Bash\",\"arguments\":{\"command\":"
+    "\"rm -rf build && npm test -- --watch=false\",\"timeout\":120000,"
+    "\"files\":[\"src/a.c\",\"/etc/hosts\"],\"path\":\"/home/alice/.env\"}},"
+    "\"context\":{\"actor\":{\"id\":\"agent-main\",\"run_as\":\"alice\"},"
+    "\"usage\":{\"input_tokens\":18234,\"output_tokens\":2210,\"total_cost_usd\":0.4213,"
+    "\"tool_calls\":37},\"model\":\"claude-sonnet-4-5\",\"harness\":\"claude-code\","
+    "\"cwd\":\"/home/alice/src/web-frontend\"},"
+    "\"session_state\":{\"call_count\":36,\"budget_usd\":5,"
+    "\"recent_tools\":[\"Bash\",\"Read\",\"Bash\",\"Edit\",\"Bash\"]}}";
+
+/* Ten realistic policy expressions: the seed's count_tool_calls, budget checks, a regex on a
+ * command, comprehensions over lists, map results. */
+static const char *const compile_exprs[] = {
+    /* the seed's count_tool_calls */
+    "event.type == \"tool_call\" ? {\n"
+    "  \"result\": \"ALLOW\",\n"
+    "  \"state_updates\": [\n"
+    "    {\"key\": \"call_count\", \"action\": \"increment\", \"value\": 1},\n"
+    "    {\"key\": \"last_tool\", \"action\": \"set\", \"value\": event.data.name}\n"
+    "  ]\n"
+    "} : {\"result\": \"ALLOW\"}",
+    "event.context.usage.total_cost_usd > 5.0 ? {\"result\": \"DENY\", \"reason\": "
+    "\"session budget exceeded\"} : {\"result\": \"ALLOW\"}",
+    "event.context.usage.total_cost_usd * 1.1 >= double(event.session_state.budget_usd)",
+    "event.type == \"tool_call\" && event.data.name == \"Bash\" && "
+    "event.data.arguments.command.matches('^\\\\s*rm\\\\s+-[a-zA-Z]*r[a-zA-Z]*f?\\\\s+/')",
+    "event.data.arguments.files.exists(f, f.startsWith(\"/etc/\") || f.endsWith(\".pem\"))",
+    "{\"result\": event.session_state.call_count + 1 > 100 ? \"DENY\" : \"ALLOW\", "
+    "\"reason\": \"too many tool calls in this session\"}",
+    "has(event.data.arguments.path) && event.data.arguments.path.endsWith(\".env\") ? "
+    "{\"result\": \"ASK\", \"reason\": \"reads a secrets file\"} : {}",
+    "event.type == \"request\" && event.data.lowerAscii().contains(\"ignore previous "
+    "instructions\")",
+    "event.data.name in [\"Bash\", \"Shell\"] && !(event.data.arguments.command.split(\" \")[0] "
+    "in [\"ls\", \"cat\", \"git\", \"grep\"])",
+    "event.session_state.recent_tools.filter(t, t == \"Bash\").size() >= 3 ? "
+    "{\"result\": \"ASK\", \"reason\": \"many shell calls in a row\", \"state_updates\": "
+    "[{\"key\": \"shell_streak\", \"action\": \"set\", \"value\": true}]} : {\"result\": "
+    "\"ALLOW\"}",
+};
+
+static const char eval_expr[] = "event.type == \"tool_call\" && event.data.name in [\"Bash\", "
+                                "\"Shell\"] && event.data.arguments.command.contains(\"rm\")";
+
+/* Wall time: a vDSO call of ~20 ns, cheap enough to bracket one compile. */
+static double wall_ns(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec * 1e9 + (double)t.tv_nsec;
+}
+
+/* The thread's CPU time: a system call, so only around whole batches. */
+static double cpu_ns(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+    return (double)t.tv_sec * 1e9 + (double)t.tv_nsec;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static double median(double *v, size_t n)
+{
+    qsort(v, n, sizeof *v, cmp_double);
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+static cel_program *compile_or_die(const char *src)
+{
+    cel_program *p = NULL;
+    cel_source_error err;
+    if (cel_compile(src, strlen(src), NULL, &p, &err) != 0) {
+        fprintf(stderr, "bench_cel: does not compile (%d:%d %s):\n%s\n", err.line, err.col,
+                err.message, src);
+        exit(1);
+    }
+    return p;
+}
+
+int main(int argc, char **argv)
+{
+    long samples = argc > 1 ? strtol(argv[1], NULL, 10) : 301;
+    if (samples <= 0) {
+        fprintf(stderr, "usage: bench_cel [SAMPLES]\n");
+        return 2;
+    }
+    size_t n_exprs = sizeof compile_exprs / sizeof compile_exprs[0];
+    double *times = malloc((size_t)samples * sizeof *times);
+    double medians[sizeof compile_exprs / sizeof compile_exprs[0]];
+
+    rp_arena event_arena, arena;
+    rp_arena_init(&event_arena, 16 * 1024);
+    rp_arena_init(&arena, 16 * 1024);
+    rp_json_error jerr;
+    rp_json *event = rp_json_parse(&event_arena, event_text, sizeof event_text - 1, &jerr);
+    if (!times || !event) {
+        fprintf(stderr, "bench_cel: setup failed\n");
+        return 1;
+    }
+    cel_binding vars[] = {{"event", cel_from_json(event)}};
+    cel_activation act = {vars, 1, NULL, NULL};
+
+    /* (a) compile. Each expression must also evaluate without error on the event (a sanity
+     * check that the bench measures expressions that work). */
+    printf("parse+compile, median of %ld per expression:\n", samples);
+    for (size_t e = 0; e < n_exprs; e++) {
+        cel_program *check = compile_or_die(compile_exprs[e]);
+        cel_value r = cel_eval(check, &act, &arena);
+        if (r.kind == CEL_ERROR) {
+            fprintf(stderr, "bench_cel: expression %zu fails on the event: %s\n", e + 1,
+                    r.v.err->message);
+            return 1;
+        }
+        rp_arena_reset(&arena);
+        cel_program_free(check);
+        for (long s = 0; s < samples; s++) {
+            double t0 = wall_ns();
+            cel_program *p = compile_or_die(compile_exprs[e]);
+            cel_program_free(p);
+            times[s] = wall_ns() - t0;
+        }
+        medians[e] = median(times, (size_t)samples);
+        printf("  #%-2zu %4zu bytes  %8.2f us\n", e + 1, strlen(compile_exprs[e]),
+               medians[e] / 1e3);
+    }
+    printf("compile: median over the expressions %.2f us (target < 20 us)\n",
+           median(medians, n_exprs) / 1e3);
+
+    /* (b) evaluation. */
+    cel_program *p = compile_or_die(eval_expr);
+    cel_value r = cel_eval(p, &act, &arena);
+    if (r.kind != CEL_BOOL || !r.v.b) {
+        rp_buf b = {0};
+        cel_value_format(&b, &r);
+        fprintf(stderr, "bench_cel: the expression gives %s, expected true\n",
+                b.data ? b.data : "?");
+        return 1;
+    }
+    rp_arena_reset(&arena);
+    unsigned long trues = 0;
+    for (long s = 0; s < samples; s++) {
+        double t0 = cpu_ns();
+        for (int k = 0; k < EVAL_BATCH; k++) {
+            cel_value v = cel_eval(p, &act, &arena);
+            trues += v.kind == CEL_BOOL && v.v.b;
+            rp_arena_reset(&arena);
+        }
+        times[s] = (cpu_ns() - t0) / EVAL_BATCH;
+    }
+    printf("eval: %s\n  median %.1f ns per evaluation (%ld batches of %d, %lu true; target < "
+           "200 ns)\n",
+           eval_expr, median(times, (size_t)samples), samples, EVAL_BATCH, trues);
+
+    cel_program_free(p);
+    rp_arena_free(&arena);
+    rp_arena_free(&event_arena);
+    free(times);
+    return 0;
+}
