@@ -90,6 +90,7 @@ static int print_row(void *self, const rp_audit_row *row)
         } else {
             rp_buf_puts(b, "[]");
         }
+        put_json_string_member(b, "note", row->note);
         rp_buf_putc(b, '}');
     } else {
         rp_buf_printf(b, "%-20s  ", when);
@@ -102,6 +103,11 @@ static int print_row(void *self, const rp_audit_row *row)
         put_field(b, row->result, 5);
         rp_buf_puts(b, "  ");
         put_field(b, row->reason, 0);
+        if (row->note && row->note[0]) {
+            /* Notes are rare (a cel_policy's evaluation error): shown after the reason. */
+            rp_buf_puts(b, "  note: ");
+            put_field(b, row->note, 0);
+        }
     }
     rp_buf_putc(b, '\n');
     fwrite(b->data, 1, b->len, stdout);

@@ -34,6 +34,7 @@ typedef struct compose {
     const rp_json *snapshot;
     bool any_ask;
     rp_buf ask_reasons; /* heap; copied into the arena at the end */
+    const char *notes;  /* "<policy>: <note>; ..." for the audit log (rare: built by sprintf) */
     const char **askers;
     size_t n_askers, cap_askers;
     rp_json labels;
@@ -312,6 +313,9 @@ static bool run_slot(compose *c, const rp_policy_slot *slot, rp_event *ev, rp_de
         fail_policy(c, out, slot, ctx->error[0] ? ctx->error : "evaluation error");
         return true;
     }
+    if (r.note != NULL)
+        c->notes = c->notes ? rp_arena_sprintf(c->a, "%s; %s: %s", c->notes, slot->name, r.note)
+                            : rp_arena_sprintf(c->a, "%s: %s", slot->name, r.note);
     if (!result_well_formed(c, slot, &r, why, sizeof(why))) {
         fail_policy(c, out, slot, why);
         return true;
@@ -409,6 +413,7 @@ static void compose_finish(compose *c, rp_decision *out, bool decided)
     }
     out->labels = c->labels;
     out->data = c->data;
+    out->notes = c->notes;
     rp_buf_free(&c->ask_reasons);
 }
 

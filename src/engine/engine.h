@@ -51,6 +51,9 @@ typedef struct rp_decision {
      * approved_state is the snapshot with `withheld` applied (what approving now would store). */
     const rp_json *new_state;
     const rp_json *approved_state;
+    /* The notes of the policies evaluated (rp_result.note), "<policy>: <note>" joined by "; ",
+     * for the audit log; NULL when none. Not part of the decision JSON. */
+    const char *notes;
 } rp_decision;
 
 /* Evaluates every slot in order against one snapshot. `state` must be an object. Never fails:

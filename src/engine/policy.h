@@ -50,6 +50,9 @@ typedef struct rp_result {
     size_t cap_updates;
     const rp_json *data;       /* transformed content for later policies, NULL = unchanged */
     const rp_json *set_labels; /* object of label → string, or NULL */
+    /* Something the audit log should record about this evaluation that the verdict does not
+     * show (cel_policy: an evaluation error it abstained on, a dropped update). NULL = none. */
+    const char *note;
 } rp_result;
 
 void rp_result_add_update(rp_arena *a, rp_result *r, const char *key, rp_update_action action,

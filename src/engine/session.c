@@ -129,6 +129,7 @@ static void audit(rp_store *store, const char *sid, const rp_event *ev, const rp
         .result = rp_verdict_name(d->result),
         .reason = d->reason,
         .policies = policies.data,
+        .note = d->notes,
     };
     (void)rp_store_audit(store, &row); /* an audit failure must not change the decision */
     rp_buf_free(&policies);

@@ -19,5 +19,6 @@ extern const rp_policy_type rp_policy_read_only_os;
 extern const rp_policy_type rp_policy_risk_score_policy;
 extern const rp_policy_type rp_policy_detect_thrashing;
 extern const rp_policy_type rp_policy_permissions;
+extern const rp_policy_type rp_policy_cel_policy;
 
 #endif

@@ -25,6 +25,7 @@ static const rp_policy_type *const builtins[] = {
     &rp_policy_risk_score_policy,
     &rp_policy_detect_thrashing,
     &rp_policy_permissions,
+    &rp_policy_cel_policy,
 };
 
 #define N_BUILTINS (sizeof builtins / sizeof builtins[0])

@@ -57,6 +57,7 @@ typedef struct rp_audit_row {
     const char *result;   /* "ALLOW" | "ASK" | "DENY" */
     const char *reason;   /* NULL on ALLOW */
     const char *policies; /* JSON array text of the deciding policies */
+    const char *note;     /* what policies noted beyond the verdict (rp_decision.notes), or NULL */
 } rp_audit_row;
 
 int rp_store_audit(rp_store *s, const rp_audit_row *row);

@@ -101,6 +101,7 @@ static void free_audit(mem_audit *a)
     free((char *)a->row.result);
     free((char *)a->row.reason);
     free((char *)a->row.policies);
+    free((char *)a->row.note);
     free(a);
 }
 
@@ -252,6 +253,7 @@ static int mem_audit_insert(rp_store *s, const rp_audit_row *row)
     node->row.result = dup_or_null(row->result);
     node->row.reason = dup_or_null(row->reason);
     node->row.policies = dup_or_null(row->policies);
+    node->row.note = dup_or_null(row->note);
 
     /* After every row with time <= this one: time order, insertion order among equals (the
      * SQLite backend orders by time_us, id). */

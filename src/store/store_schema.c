@@ -58,6 +58,9 @@ static const char *const migrations[] = {
     "    dir TEXT NOT NULL PRIMARY KEY,\n"
     "    added_us BIGINT NOT NULL\n"
     ");\n",
+    /* v2: what policies noted beyond the verdict (issue 5: a cel_policy's evaluation error,
+     * recorded even when the policy abstained). */
+    "ALTER TABLE audit ADD COLUMN note TEXT;\n",
 };
 
 #define N_MIGRATIONS ((int)(sizeof migrations / sizeof migrations[0]))

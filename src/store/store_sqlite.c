@@ -75,12 +75,12 @@ static const char *const stmt_sql[ST_COUNT] = {
     [ST_TAKE_PENDING] = "DELETE FROM pending_ask WHERE session_id = ?1 AND ask_key = ?2 "
                         "RETURNING updates",
     [ST_AUDIT_INSERT] = "INSERT INTO audit (time_us, session_id, event_type, target, result, "
-                        "reason, policies) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+                        "reason, policies, note) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
     [ST_AUDIT_QUERY_ALL] = "SELECT time_us, session_id, event_type, target, result, reason, "
-                           "policies FROM audit WHERE time_us >= ?1 ORDER BY time_us, id",
+                           "policies, note FROM audit WHERE time_us >= ?1 ORDER BY time_us, id",
     [ST_AUDIT_QUERY_SESSION] = "SELECT time_us, session_id, event_type, target, result, reason, "
-                               "policies FROM audit WHERE session_id = ?2 AND time_us >= ?1 "
-                               "ORDER BY time_us, id",
+                               "policies, note FROM audit WHERE session_id = ?2 AND "
+                               "time_us >= ?1 ORDER BY time_us, id",
     [ST_AUDIT_PRUNE] = "DELETE FROM audit WHERE time_us < ?1",
     [ST_TRUST] = "INSERT INTO trusted_dir (dir, added_us) VALUES (?1, ?2) "
                  "ON CONFLICT (dir) DO NOTHING",
@@ -462,7 +462,8 @@ static int sq_audit(rp_store *s, const rp_audit_row *row)
     sqlite3_bind_int64(st, 1, row->time_us);
     if (bind_str(q, st, 2, row->session_id) != 0 || bind_str(q, st, 3, row->event_type) != 0 ||
         bind_str(q, st, 4, row->target) != 0 || bind_str(q, st, 5, row->result) != 0 ||
-        bind_str(q, st, 6, row->reason) != 0 || bind_str(q, st, 7, row->policies) != 0) {
+        bind_str(q, st, 6, row->reason) != 0 || bind_str(q, st, 7, row->policies) != 0 ||
+        bind_str(q, st, 8, row->note) != 0) {
         return -1;
     }
     return run(q, st, "cannot write audit row");
@@ -495,6 +496,7 @@ static int sq_audit_query(rp_store *s, const char *session_id, int64_t since_us,
             .result = column_str(st, 4),
             .reason = column_str(st, 5),
             .policies = column_str(st, 6),
+            .note = column_str(st, 7),
         };
         if (fn(self, &row) != 0) {
             rc = SQLITE_DONE;
