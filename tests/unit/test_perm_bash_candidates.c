@@ -84,7 +84,10 @@ static int fake_realpath(void *self, const char *path, char *out, size_t size)
         char *slash = strchr(p, '/');
         size_t len = slash ? (size_t)(slash - p) : strlen(p);
         char next[4096];
-        snprintf(next, sizeof next, "%s/%.*s", cur, (int)len, p);
+        if (snprintf(next, sizeof next, "%s/%.*s", cur, (int)len, p) >= (int)sizeof next) {
+            errno = ENAMETOOLONG;
+            return -1;
+        }
         memmove(rest, p + len, strlen(p + len) + 1);
         const fake_entry *e = find_entry(next);
         if (e && e->type == 'l') {
