@@ -11,7 +11,8 @@
  * A program is immutable after compilation and may be evaluated from several threads at once,
  * each with its own arena. Evaluation never fails as a C call: problems are CEL error values
  * (cel_is_error). Comprehensions are bounded by an iteration budget so an expression cannot run
- * away (an error "evaluation budget exceeded" instead). */
+ * away (an error "evaluation budget exceeded" instead), and the memory an evaluation allocates
+ * by a limit ("evaluation memory limit exceeded"). */
 #ifndef RAMPART_CEL_CEL_H
 #define RAMPART_CEL_CEL_H
 
@@ -61,12 +62,23 @@ typedef struct cel_activation {
     void *self;
 } cel_activation;
 
-#define CEL_DEFAULT_BUDGET 1000000 /* comprehension iterations per evaluation */
+/* Comprehension iterations per evaluation. Work proportional to the data done outside
+ * iterations counts too, one iteration per KiB scanned or per 16 list elements / map entries
+ * compared (`x in list`, lookups in JSON objects, list equality, string functions), so that
+ * linear work in a loop is bounded like a nested loop. */
+#define CEL_DEFAULT_BUDGET 1000000
+/* Bytes an evaluation may add to its arena (arena->total growth). Past it the result is the
+ * error "evaluation memory limit exceeded"; a single allocation whose size depends on the data
+ * (a concatenation, replace, join, format ...) is refused before it is made. */
+#define CEL_DEFAULT_MEMORY_LIMIT (64u << 20)
 
 /* Evaluates p with the variables of act (NULL = none). Results come from `arena`. */
 cel_value cel_eval(const cel_program *p, const cel_activation *act, rp_arena *arena);
 /* Same with an explicit iteration budget (0 = CEL_DEFAULT_BUDGET). */
 cel_value cel_eval_budget(const cel_program *p, const cel_activation *act, rp_arena *arena,
                           uint64_t budget);
+/* The general entry: an iteration budget and a memory limit in bytes (0 = the defaults). */
+cel_value cel_eval_limits(const cel_program *p, const cel_activation *act, rp_arena *arena,
+                          uint64_t budget, size_t memory_limit);
 
 #endif

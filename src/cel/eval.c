@@ -23,6 +23,9 @@ typedef struct evaluator {
     rp_arena *arena;
     const local *locals;
     uint64_t budget; /* comprehension iterations left */
+    size_t mem_end;  /* arena->total may not pass this: its value at the start + the limit */
+    uint64_t work;   /* data-proportional work not yet charged to the budget (see charge) */
+    bool mem_failed; /* the limit was hit (refused before allocating, or passed) */
     /* Whether a dotted name ("a.b") can be bound at all: some binding has a dot, or a lookup
      * callback may know one. When not, qualified candidates are skipped (the common case, and
      * the hot path of `event.data.name`). */
@@ -101,6 +104,49 @@ static cel_value eval_ident(evaluator *ev, const cel_expr *e)
 }
 
 /* ---- helpers ---- */
+
+/* The memory limit: checked after every step that allocates (one subtraction), and before any
+ * single allocation whose size depends on the data. */
+static bool over_memory(const evaluator *ev)
+{
+    return ev->arena->total > ev->mem_end;
+}
+
+static size_t mem_left(const evaluator *ev)
+{
+    size_t total = ev->arena->total;
+    return total < ev->mem_end ? ev->mem_end - total : 0;
+}
+
+static cel_value memory_error(evaluator *ev)
+{
+    ev->mem_failed = true;
+    return cel_memory_error(ev->arena);
+}
+
+/* Work proportional to the data (bytes scanned, CEL_WORK_PER_ELEMENT per list element or map
+ * entry compared) costs one iteration of the budget per WORK_PER_ITERATION, so that `x in
+ * list` or `big.contains(s)` in a loop is bounded like the nested loop it amounts to. False
+ * when that exhausts the budget. */
+#define WORK_PER_ITERATION 1024
+
+static bool charge(evaluator *ev, uint64_t work)
+{
+    ev->work += work;
+    uint64_t units = ev->work / WORK_PER_ITERATION;
+    ev->work %= WORK_PER_ITERATION;
+    if (units > ev->budget) {
+        ev->budget = 0;
+        return false;
+    }
+    ev->budget -= units;
+    return true;
+}
+
+static cel_value budget_error(evaluator *ev)
+{
+    return cel_error_new(ev->arena, "evaluation budget exceeded");
+}
 
 static cel_value no_overload(evaluator *ev, const char *fn, const cel_value *args, uint32_t n)
 {
@@ -200,27 +246,25 @@ static cel_value overflow(evaluator *ev, const char *what)
 
 static cel_value concat(evaluator *ev, const cel_value *x, const cel_value *y)
 {
+    cel_value r;
     if (x->kind == CEL_STRING || x->kind == CEL_BYTES) {
         size_t n = (size_t)x->len + y->len;
+        if (n >= UINT32_MAX || n + 1 > mem_left(ev))
+            return memory_error(ev);
         char *d = rp_arena_alloc(ev->arena, n + 1);
         if (x->len)
             memcpy(d, x->v.s, x->len);
         if (y->len)
             memcpy(d + x->len, y->v.s, y->len);
         d[n] = '\0';
-        return x->kind == CEL_STRING ? cel_string_ref(d, n) : cel_bytes_ref(d, n);
+        r = x->kind == CEL_STRING ? cel_string_ref(d, n) : cel_bytes_ref(d, n);
+    } else {
+        size_t left = mem_left(ev);
+        r = cel_list_concat(ev->arena, x, y, left ? left : 1);
+        if (r.kind == CEL_ERROR)
+            return memory_error(ev);
     }
-    uint32_t nx = cel_list_size(x), ny = cel_list_size(y);
-    if (nx == 0)
-        return *y;
-    if (ny == 0)
-        return *x;
-    cel_value *items = rp_arena_alloc(ev->arena, sizeof *items * ((size_t)nx + ny));
-    for (uint32_t i = 0; i < nx; i++)
-        items[i] = cel_list_at(x, i);
-    for (uint32_t i = 0; i < ny; i++)
-        items[nx + i] = cel_list_at(y, i);
-    return cel_list_new(ev->arena, items, nx + ny);
+    return over_memory(ev) ? memory_error(ev) : r;
 }
 
 static cel_value arith_int(evaluator *ev, cel_op op, int64_t a, int64_t b)
@@ -369,16 +413,22 @@ static cel_value in(evaluator *ev, const cel_value *args)
 {
     const cel_value *x = &args[0], *c = &args[1];
     if (c->kind == CEL_LIST) {
-        uint32_t n = cel_list_size(c);
-        for (uint32_t i = 0; i < n; i++) {
+        uint32_t n = cel_list_size(c), i = 0;
+        bool found = false;
+        for (; i < n && !found; i++) {
             cel_value item = cel_list_at(c, i);
-            if (cel_equal(x, &item))
-                return cel_bool(true);
+            found = cel_equal(x, &item);
         }
-        return cel_bool(false);
+        if (i > 16 && !charge(ev, (uint64_t)i * CEL_WORK_PER_ELEMENT))
+            return budget_error(ev);
+        return cel_bool(found);
     }
-    if (c->kind == CEL_MAP)
+    if (c->kind == CEL_MAP) {
+        /* A JSON object is searched linearly. */
+        if (c->json && !charge(ev, (uint64_t)cel_map_size(c) * CEL_WORK_PER_ELEMENT))
+            return budget_error(ev);
         return cel_bool(cel_map_get(c, x, NULL));
+    }
     return no_overload(ev, "@in", args, 2);
 }
 
@@ -433,6 +483,8 @@ static cel_value index_value(evaluator *ev, const cel_value *c, const cel_value 
             cel_value args[2] = {*c, *k};
             return no_overload(ev, op, args, 2);
         }
+        if (c->json && !charge(ev, (uint64_t)cel_map_size(c) * CEL_WORK_PER_ELEMENT))
+            return budget_error(ev);
         if (cel_map_get(c, k, &out))
             return optional ? cel_optional_of(ev->arena, out) : out;
         return optional ? cel_optional_none() : no_such_key(ev, k);
@@ -447,6 +499,8 @@ static cel_value select_value(evaluator *ev, const cel_value *o, const char *fie
 {
     cel_value out;
     if (o->kind == CEL_MAP) {
+        if (o->json && !charge(ev, (uint64_t)cel_map_size(o) * CEL_WORK_PER_ELEMENT))
+            return budget_error(ev);
         bool found = cel_map_get_str(o, field, flen, &out);
         if (test_only)
             return cel_bool(found);
@@ -482,11 +536,12 @@ static cel_value eval_select(evaluator *ev, const cel_expr *e)
              * (the hot path of policies: `event.data.arguments.command`). */
             v = eval_ident(ev, info->chain_root);
             uint32_t i = 0;
+            uint64_t scanned = 0;
             while (i < info->chain_n && !cel_is_exceptional(&v)) {
                 if (v.kind == CEL_MAP) {
                     cel_value w;
                     uint32_t k = cel_map_get_path(&v, info->chain_fields + i, info->chain_lens + i,
-                                                  info->chain_n - i, &w);
+                                                  info->chain_n - i, &w, &scanned);
                     if (k) {
                         v = w;
                         i += k;
@@ -497,6 +552,9 @@ static cel_value eval_select(evaluator *ev, const cel_expr *e)
                 v = select_value(ev, &v, info->chain_fields[i], info->chain_lens[i], false, false);
                 i++;
             }
+            /* Searching big JSON objects is linear: charged like `in`. */
+            if (scanned > 64 && !charge(ev, scanned * CEL_WORK_PER_ELEMENT))
+                return budget_error(ev);
             return v;
         }
     }
@@ -536,8 +594,14 @@ static cel_value eval_function(evaluator *ev, const cel_expr *e)
     eval_args(ev, e, stack, &args, &n);
     if (!(fn->flags & CEL_FN_NON_STRICT) && strict_check(ev, args, n, &r))
         return r;
-    cel_call call = {ev->arena, e->u.call.prepared, e->id};
-    return fn->impl(&call, args, n);
+    size_t left = mem_left(ev);
+    cel_call call = {ev->arena, e->u.call.prepared, e->id, left ? left : 1, 0};
+    r = fn->impl(&call, args, n);
+    if (call.work > WORK_PER_ITERATION && !charge(ev, call.work))
+        return budget_error(ev);
+    if (r.kind == CEL_ERROR && strcmp(r.v.err->message, CEL_MEMORY_LIMIT_ERROR) == 0)
+        ev->mem_failed = true; /* refused by the function itself */
+    return over_memory(ev) ? memory_error(ev) : r;
 }
 
 static cel_value eval_call(evaluator *ev, const cel_expr *e)
@@ -599,9 +663,17 @@ static cel_value eval_operator(evaluator *ev, const cel_expr *e)
     case CEL_OP_MODULO:
         return arith(ev, op, args);
     case CEL_OP_EQUALS:
-        return cel_bool(cel_equal(&args[0], &args[1]));
-    case CEL_OP_NOT_EQUALS:
-        return cel_bool(!cel_equal(&args[0], &args[1]));
+    case CEL_OP_NOT_EQUALS: {
+        /* Comparing lists and maps is linear in their size (strings compare by memcmp). */
+        uint8_t k = args[0].kind;
+        if ((k == CEL_LIST || k == CEL_MAP) && args[1].kind == k) {
+            uint64_t size = k == CEL_LIST ? cel_list_size(&args[0]) : cel_map_size(&args[0]);
+            if (size > 16 && !charge(ev, size * CEL_WORK_PER_ELEMENT))
+                return budget_error(ev);
+        }
+        bool eq = cel_equal(&args[0], &args[1]);
+        return cel_bool(op == CEL_OP_EQUALS ? eq : !eq);
+    }
     case CEL_OP_LESS:
     case CEL_OP_LESS_EQUALS:
     case CEL_OP_GREATER:
@@ -649,6 +721,8 @@ static cel_value eval_list(evaluator *ev, const cel_expr *e)
     }
     if (strict_check(ev, items, k, &r))
         return r;
+    if (over_memory(ev))
+        return memory_error(ev);
     return cel_list_new(ev->arena, items, k);
 }
 
@@ -674,6 +748,8 @@ static cel_value eval_map(evaluator *ev, const cel_expr *e)
         values[k] = pair[1];
         k++;
     }
+    if (over_memory(ev))
+        return memory_error(ev);
     return cel_map_new(ev->arena, keys, values, k);
 }
 
@@ -700,6 +776,8 @@ static cel_value eval_struct(evaluator *ev, const cel_expr *e)
         values[k] = v;
         k++;
     }
+    if (over_memory(ev))
+        return memory_error(ev);
     return cel_map_new(ev->arena, keys, values, k);
 }
 
@@ -725,6 +803,10 @@ static cel_value eval_comprehension(evaluator *ev, const cel_expr *e)
         if (ev->budget == 0) {
             ev->locals = saved;
             return cel_error_new(ev->arena, "evaluation budget exceeded");
+        }
+        if (over_memory(ev)) {
+            ev->locals = saved;
+            return memory_error(ev);
         }
         ev->budget--;
         if (is_map) {
@@ -772,19 +854,39 @@ static cel_value eval(evaluator *ev, const cel_expr *e)
     return cel_error_new(ev->arena, "invalid expression node");
 }
 
-cel_value cel_eval_budget(const cel_program *p, const cel_activation *act, rp_arena *arena,
-                          uint64_t budget)
+static inline __attribute__((always_inline)) cel_value evaluate(const cel_program *p,
+                                                                const cel_activation *act,
+                                                                rp_arena *arena, uint64_t budget,
+                                                                size_t memory_limit)
 {
-    evaluator ev = {p, act, arena, NULL, budget ? budget : CEL_DEFAULT_BUDGET, false};
+    size_t end = arena->total + memory_limit;
+    if (end < memory_limit)
+        end = SIZE_MAX;
+    evaluator ev = {p, act, arena, NULL, budget, end, 0, false, false};
     if (act) {
         ev.dotted = act->lookup != NULL;
         for (size_t i = 0; i < act->n && !ev.dotted; i++)
             ev.dotted = strchr(act->bindings[i].name, '.') != NULL;
     }
-    return eval(&ev, p->root);
+    cel_value r = eval(&ev, p->root);
+    /* A limit error absorbed on the way up (`... || true`) still fails the evaluation. */
+    return ev.mem_failed || over_memory(&ev) ? memory_error(&ev) : r;
+}
+
+cel_value cel_eval_limits(const cel_program *p, const cel_activation *act, rp_arena *arena,
+                          uint64_t budget, size_t memory_limit)
+{
+    return evaluate(p, act, arena, budget ? budget : CEL_DEFAULT_BUDGET,
+                    memory_limit ? memory_limit : CEL_DEFAULT_MEMORY_LIMIT);
+}
+
+cel_value cel_eval_budget(const cel_program *p, const cel_activation *act, rp_arena *arena,
+                          uint64_t budget)
+{
+    return evaluate(p, act, arena, budget ? budget : CEL_DEFAULT_BUDGET, CEL_DEFAULT_MEMORY_LIMIT);
 }
 
 cel_value cel_eval(const cel_program *p, const cel_activation *act, rp_arena *arena)
 {
-    return cel_eval_budget(p, act, arena, 0);
+    return evaluate(p, act, arena, CEL_DEFAULT_BUDGET, CEL_DEFAULT_MEMORY_LIMIT);
 }

@@ -9,28 +9,26 @@
 #include "cel/fn.h"
 
 /* cel.@mapInsert(map, key, value): map with one more entry (an error when the key exists);
- * cel.@mapInsert(map, other): the union of two maps with disjoint keys. Each step copies the
- * accumulated map: transformMap is quadratic, like cel-go's immutable maps. */
+ * cel.@mapInsert(map, other): the union of two maps with disjoint keys. cel_map_insert appends
+ * in place to the accumulator, so transformMap over n entries is linear. */
 static cel_value map_insert(cel_call *call, const cel_value *args, uint32_t nargs)
 {
     if ((nargs != 2 && nargs != 3) || args[0].kind != CEL_MAP ||
         (nargs == 2 && args[1].kind != CEL_MAP))
         return cel_error_no_overload(call->arena, "cel.@mapInsert", args, nargs);
-    uint32_t n = cel_map_size(&args[0]);
-    uint32_t extra = nargs == 3 ? 1 : cel_map_size(&args[1]);
-    cel_value *keys = rp_arena_alloc(call->arena, sizeof *keys * (n + extra));
-    cel_value *values = rp_arena_alloc(call->arena, sizeof *values * (n + extra));
-    for (uint32_t i = 0; i < n; i++)
-        cel_map_entry(&args[0], i, &keys[i], &values[i]);
-    if (nargs == 3) {
-        keys[n] = args[1];
-        values[n] = args[2];
-    } else {
-        for (uint32_t i = 0; i < extra; i++)
-            cel_map_entry(&args[1], i, &keys[n + i], &values[n + i]);
+    if (nargs == 3)
+        return cel_map_insert(call->arena, &args[0], &args[1], &args[2], 1, call->mem_left);
+    uint32_t extra = cel_map_size(&args[1]);
+    cel_value stack_keys[4], stack_values[4], *keys = stack_keys, *values = stack_values;
+    if (extra > 4) {
+        if (cel_call_exceeds(call, (size_t)extra * 2 * sizeof(cel_value)))
+            return cel_memory_error(call->arena);
+        keys = rp_arena_alloc(call->arena, sizeof *keys * extra);
+        values = rp_arena_alloc(call->arena, sizeof *values * extra);
     }
-    /* cel_map_new rejects a repeated key, as cel-go's insert does. */
-    return cel_map_new(call->arena, keys, values, n + extra);
+    for (uint32_t i = 0; i < extra; i++)
+        cel_map_entry(&args[1], i, &keys[i], &values[i]);
+    return cel_map_insert(call->arena, &args[0], keys, values, extra, call->mem_left);
 }
 
 static const cel_function lib_internal[] = {

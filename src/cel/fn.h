@@ -26,7 +26,30 @@ typedef struct cel_call {
     rp_arena *arena;
     const void *prepared; /* the call site's prepared data (fn->prepare), or NULL */
     int64_t expr_id;      /* the call's node id, for unknowns */
+    /* Bytes the call may still allocate before the evaluation's memory limit (cel.h). A
+     * function whose output size depends on the data checks it before allocating, with
+     * cel_call_exceeds(), and returns cel_memory_error(). 0 = no limit (a call made outside
+     * the evaluator); the evaluator passes at least 1. */
+    size_t mem_left;
+    /* Out: work proportional to the data the call did, in bytes scanned or produced (a list
+     * element or map entry counts as 64). The evaluator charges it to the iteration budget
+     * (1024 per iteration), so that a linear function in a loop over big data is bounded like
+     * a nested loop. Functions whose work is independent of their input leave it alone. */
+    uint64_t work;
 } cel_call;
+
+#define CEL_WORK_PER_ELEMENT 64
+
+/* Whether allocating `bytes` (in total, for one result) would pass the call's allowance. */
+static inline bool cel_call_exceeds(const cel_call *call, size_t bytes)
+{
+    return call->mem_left && bytes > call->mem_left;
+}
+
+static inline cel_value cel_memory_error(rp_arena *a)
+{
+    return cel_error_new(a, "%s", CEL_MEMORY_LIMIT_ERROR);
+}
 
 typedef cel_value (*cel_fn_impl)(cel_call *call, const cel_value *args, uint32_t nargs);
 

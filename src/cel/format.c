@@ -345,8 +345,11 @@ static size_t char_len(const char *s, size_t left)
     return n < left ? n : left;
 }
 
-cel_value cel_string_format(rp_arena *a, const char *fmt, size_t len, const cel_value *list)
+cel_value cel_string_format(rp_arena *a, const char *fmt, size_t len, const cel_value *list,
+                            size_t max_len)
 {
+    if (max_len == 0 || max_len > UINT32_MAX - 1)
+        max_len = UINT32_MAX - 1; /* a string's length is 32 bits */
     rp_buf out = {0};
     rp_buf_append(&out, "", 0);
     char err[512];
@@ -355,6 +358,11 @@ cel_value cel_string_format(rp_arena *a, const char *fmt, size_t len, const cel_
     uint32_t argi = 0;
     size_t i = 0;
     while (i < len) {
+        /* Each step adds a literal run or one clause, whose size is linear in its argument. */
+        if (out.len > max_len) {
+            result = cel_error_new(a, "evaluation memory limit exceeded");
+            goto done;
+        }
         if (fmt[i] != '%') {
             size_t n = i;
             while (n < len && fmt[n] != '%')
@@ -418,6 +426,10 @@ cel_value cel_string_format(rp_arena *a, const char *fmt, size_t len, const cel_
         }
         argi++;
         i = k + 1;
+    }
+    if (out.len > max_len) {
+        result = cel_error_new(a, "evaluation memory limit exceeded");
+        goto done;
     }
     /* %s of bytes copies them as they are, which may not be UTF-8. */
     result = cel_string_from_bytes(a, out.data, out.len);

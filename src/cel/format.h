@@ -19,8 +19,10 @@
 
 #define CEL_FORMAT_MAX_PRECISION 100
 
-/* fmt[0..len).format(list): the formatted string, or an error value. */
-cel_value cel_string_format(rp_arena *a, const char *fmt, size_t len, const cel_value *list);
+/* fmt[0..len).format(list): the formatted string, or an error value; the error "evaluation
+ * memory limit exceeded" when the output passes max_len bytes (0 = no limit). */
+cel_value cel_string_format(rp_arena *a, const char *fmt, size_t len, const cel_value *list,
+                            size_t max_len);
 
 /* Appends the %s text of v to out. 0, or -1 with the message in err for a kind %s cannot
  * print. */

@@ -32,6 +32,7 @@ static cel_value fn_size(cel_call *call, const cel_value *args, uint32_t nargs)
         const cel_value *x = &args[0];
         switch (x->kind) {
         case CEL_STRING:
+            call->work += x->len;
             return cel_int(utf8_length(x->v.s, x->len));
         case CEL_BYTES:
             return cel_int(x->len);
@@ -66,6 +67,7 @@ static cel_value fn_dyn(cel_call *call, const cel_value *args, uint32_t nargs)
  * NUL-terminated). */
 static const char *cstr(cel_call *call, const cel_value *s)
 {
+    call->work += s->len;
     return rp_arena_strndup(call->arena, s->v.s, s->len);
 }
 
@@ -371,6 +373,7 @@ static cel_value fn_string(cel_call *call, const cel_value *args, uint32_t nargs
         return cel_string_ref(s, strlen(s));
     case CEL_BYTES:
         /* Bytes are immutable, so a valid UTF-8 sequence can be shared rather than copied. */
+        call->work += x->len;
         if (!utf8_valid((const unsigned char *)x->v.s, x->len))
             return cel_error_new(call->arena, "invalid UTF-8 in bytes, cannot convert to string");
         return cel_string_ref(x->v.s, x->len);

@@ -6,10 +6,14 @@
  * conversions make them. Searching works on bytes: a valid UTF-8 needle can only match a
  * valid UTF-8 haystack at character boundaries, so byte offsets are converted to code points
  * only at the edges. */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE /* memmem */
+#endif
 #include <inttypes.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cel/fn.h"
@@ -73,13 +77,31 @@ static size_t utf8_prev(const char *s, size_t end)
     return i;
 }
 
-/* First byte offset >= from where needle occurs, or -1. */
-static int64_t find_bytes(const char *h, size_t hlen, size_t from, const char *n, size_t nlen)
+/* Needles up to this long in haystacks up to SHORT_HAYSTACK bytes are searched by candidates
+ * for their first byte (worst case SHORT_NEEDLE * haystack: the hot path of `contains`);
+ * everything else with linear-time algorithms, so that no search is quadratic in the input. */
+#define SHORT_NEEDLE   16
+#define SHORT_HAYSTACK 4096
+
+static int64_t find_long(const char *h, size_t hlen, size_t from, const char *n, size_t nlen)
+    __attribute__((noinline));
+static int64_t find_long(const char *h, size_t hlen, size_t from, const char *n, size_t nlen)
+{
+    const char *p = memmem(h + from, hlen - from, n, nlen); /* two-way: linear */
+    return p ? (int64_t)(p - h) : -1;
+}
+
+/* First byte offset >= from where needle occurs, or -1. Inlined: `contains` is on the hot path
+ * of policies. */
+static inline __attribute__((always_inline)) int64_t
+find_bytes(const char *h, size_t hlen, size_t from, const char *n, size_t nlen)
 {
     if (nlen > hlen || from > hlen - nlen)
         return -1;
     if (nlen == 0)
         return (int64_t)from;
+    if (nlen > SHORT_NEEDLE || hlen - from > SHORT_HAYSTACK)
+        return find_long(h, hlen, from, n, nlen);
     /* memchr skips to candidates for the first byte quickly (policy hot path: contains). */
     const char *p = h + from, *last = h + (hlen - nlen);
     while (p <= last) {
@@ -91,6 +113,49 @@ static int64_t find_bytes(const char *h, size_t hlen, size_t from, const char *n
         p++;
     }
     return -1;
+}
+
+/* Last byte offset <= before where needle occurs, or -1; the needle is non-empty and no longer
+ * than the haystack. Long needles: Knuth-Morris-Pratt over the reversed strings. */
+static int64_t find_bytes_last(const char *h, size_t hlen, size_t before, const char *n,
+                               size_t nlen)
+{
+    if (before > hlen - nlen)
+        before = hlen - nlen;
+    if (nlen <= SHORT_NEEDLE && before <= SHORT_HAYSTACK) {
+        for (size_t at = before + 1; at-- > 0;)
+            if (h[at] == n[0] && memcmp(h + at, n, nlen) == 0)
+                return (int64_t)at;
+        return -1;
+    }
+    /* r(x)[i] = x[len - 1 - i]; fail[i] = the longest proper border of r(n)[0..i]. */
+    size_t *fail = malloc(sizeof *fail * nlen);
+    if (!fail)
+        abort(); /* as the arena does */
+    fail[0] = 0;
+    for (size_t i = 1, k = 0; i < nlen; i++) {
+        while (k && n[nlen - 1 - i] != n[nlen - 1 - k])
+            k = fail[k - 1];
+        if (n[nlen - 1 - i] == n[nlen - 1 - k])
+            k++;
+        fail[i] = k;
+    }
+    /* A match of n at p is a match of r(n) at hlen - p - nlen: scan r(h) from the first
+     * position allowed (p <= before) and stop at the first match. */
+    int64_t found = -1;
+    for (size_t i = hlen - before - nlen, k = 0; i < hlen; i++) {
+        char c = h[hlen - 1 - i];
+        while (k && c != n[nlen - 1 - k])
+            k = fail[k - 1];
+        if (c == n[nlen - 1 - k])
+            k++;
+        if (k == nlen) {
+            found = (int64_t)(hlen - 1 - i);
+            break;
+        }
+    }
+    free(fail);
+    return found;
 }
 
 static bool is_str(const cel_value *v)
@@ -120,6 +185,7 @@ static cel_value fn_contains(cel_call *call, const cel_value *args, uint32_t nar
 {
     if (nargs != 2 || !is_str(&args[0]) || !is_str(&args[1]))
         return no_overload(call, "contains", args, nargs);
+    call->work += args[0].len;
     return cel_bool(find_bytes(args[0].v.s, args[0].len, 0, args[1].v.s, args[1].len) >= 0);
 }
 
@@ -127,6 +193,7 @@ static cel_value fn_starts_with(cel_call *call, const cel_value *args, uint32_t 
 {
     if (nargs != 2 || !is_str(&args[0]) || !is_str(&args[1]))
         return no_overload(call, "startsWith", args, nargs);
+    call->work += args[1].len;
     return cel_bool(args[1].len <= args[0].len &&
                     memcmp(args[0].v.s, args[1].v.s, args[1].len) == 0);
 }
@@ -135,6 +202,7 @@ static cel_value fn_ends_with(cel_call *call, const cel_value *args, uint32_t na
 {
     if (nargs != 2 || !is_str(&args[0]) || !is_str(&args[1]))
         return no_overload(call, "endsWith", args, nargs);
+    call->work += args[1].len;
     return cel_bool(args[1].len <= args[0].len &&
                     memcmp(args[0].v.s + args[0].len - args[1].len, args[1].v.s, args[1].len) == 0);
 }
@@ -161,6 +229,7 @@ static cel_value fn_matches(cel_call *call, const cel_value *args, uint32_t narg
 {
     if (nargs != 2 || !is_str(&args[0]) || !is_str(&args[1]))
         return no_overload(call, "matches", args, nargs);
+    call->work += args[0].len;
     char err[256];
     const cel_regex *re = call->prepared;
     cel_regex *own = NULL;
@@ -183,6 +252,7 @@ static cel_value fn_char_at(cel_call *call, const cel_value *args, uint32_t narg
 {
     if (nargs != 2 || !is_str(&args[0]) || !is_int(&args[1]))
         return no_overload(call, "charAt", args, nargs);
+    call->work += args[0].len;
     const char *s = args[0].v.s;
     size_t len = args[0].len;
     int64_t i = args[1].v.i, n = cp_count(s, len);
@@ -198,6 +268,7 @@ static cel_value fn_index_of(cel_call *call, const cel_value *args, uint32_t nar
     if ((nargs != 2 && nargs != 3) || !is_str(&args[0]) || !is_str(&args[1]) ||
         (nargs == 3 && !is_int(&args[2])))
         return no_overload(call, "indexOf", args, nargs);
+    call->work += args[0].len;
     const char *s = args[0].v.s;
     size_t len = args[0].len;
     int64_t off = nargs == 3 ? args[2].v.i : 0;
@@ -220,6 +291,7 @@ static cel_value fn_last_index_of(cel_call *call, const cel_value *args, uint32_
     if ((nargs != 2 && nargs != 3) || !is_str(&args[0]) || !is_str(&args[1]) ||
         (nargs == 3 && !is_int(&args[2])))
         return no_overload(call, "lastIndexOf", args, nargs);
+    call->work += args[0].len;
     const char *s = args[0].v.s, *sub = args[1].v.s;
     size_t len = args[0].len, sublen = args[1].len;
     int64_t n = cp_count(s, len), m = cp_count(sub, sublen);
@@ -240,21 +312,19 @@ static cel_value fn_last_index_of(cel_call *call, const cel_value *args, uint32_
         off = n - m;
     if (off < 0)
         return cel_int(-1);
-    size_t at = cp_offset(s, len, off);
-    for (int64_t cp = off;; cp--) {
-        if (at + sublen <= len && memcmp(s + at, sub, sublen) == 0)
-            return cel_int(cp);
-        if (at == 0)
-            break;
-        at = utf8_prev(s, at);
-    }
-    return cel_int(-1);
+    if (sublen > len)
+        return cel_int(-1);
+    int64_t at = find_bytes_last(s, len, cp_offset(s, len, off), sub, sublen);
+    return cel_int(at < 0 ? -1 : cp_count(s, (size_t)at));
 }
 
 static cel_value ascii_case(cel_call *call, const cel_value *args, uint32_t nargs, bool upper)
 {
     if (nargs != 1 || !is_str(&args[0]))
         return no_overload(call, upper ? "upperAscii" : "lowerAscii", args, nargs);
+    call->work += args[0].len;
+    if (cel_call_exceeds(call, (size_t)args[0].len + 1))
+        return cel_memory_error(call->arena);
     char *out = rp_arena_alloc(call->arena, args[0].len + 1);
     for (uint32_t i = 0; i < args[0].len; i++) {
         char c = args[0].v.s[i];
@@ -285,17 +355,25 @@ static cel_value fn_replace(cel_call *call, const cel_value *args, uint32_t narg
     if ((nargs != 3 && nargs != 4) || !is_str(&args[0]) || !is_str(&args[1]) || !is_str(&args[2]) ||
         (nargs == 4 && !is_int(&args[3])))
         return no_overload(call, "replace", args, nargs);
+    call->work += args[0].len;
     const char *s = args[0].v.s, *old = args[1].v.s, *rep = args[2].v.s;
     size_t len = args[0].len, olen = args[1].len, rlen = args[2].len;
     int64_t limit = nargs == 4 ? args[3].v.i : -1;
+    if (cel_call_exceeds(call, len + 1))
+        return cel_memory_error(call->arena);
     if (limit == 0)
         return cel_string_copy(call->arena, s, len);
     rp_buf b = {0};
     rp_buf_append(&b, "", 0);
     size_t i = 0;
     int64_t done = 0;
+    /* The output may be far bigger than the input ("x".replace("", big)): it is checked
+     * against the allowance as it grows (twice: the buffer, then its copy in the arena). */
+    size_t max = call->mem_left ? call->mem_left / 2 : SIZE_MAX;
     if (olen == 0) {
         while (limit < 0 || done < limit) {
+            if (b.len > max || rlen > max - b.len)
+                goto too_big;
             rp_buf_append(&b, rep, rlen);
             done++;
             if (i >= len)
@@ -309,6 +387,8 @@ static cel_value fn_replace(cel_call *call, const cel_value *args, uint32_t narg
             int64_t at = find_bytes(s, len, i, old, olen);
             if (at < 0)
                 break;
+            if (b.len > max || (size_t)at - i + rlen > max - b.len)
+                goto too_big;
             rp_buf_append(&b, s + i, (size_t)at - i);
             rp_buf_append(&b, rep, rlen);
             i = (size_t)at + olen;
@@ -317,9 +397,15 @@ static cel_value fn_replace(cel_call *call, const cel_value *args, uint32_t narg
     }
     if (i < len)
         rp_buf_append(&b, s + i, len - i);
+    if (b.len > max || b.len >= UINT32_MAX)
+        goto too_big;
+    call->work += b.len;
     cel_value v = cel_string_copy(call->arena, b.data, b.len);
     rp_buf_free(&b);
     return v;
+too_big:
+    rp_buf_free(&b);
+    return cel_memory_error(call->arena);
 }
 
 /* Go's strings.SplitN: n == 0 gives [], n < 0 all pieces, n > 0 at most n pieces (the last
@@ -329,6 +415,7 @@ static cel_value fn_split(cel_call *call, const cel_value *args, uint32_t nargs)
     if ((nargs != 2 && nargs != 3) || !is_str(&args[0]) || !is_str(&args[1]) ||
         (nargs == 3 && !is_int(&args[2])))
         return no_overload(call, "split", args, nargs);
+    call->work += args[0].len;
     const char *s = args[0].v.s, *sep = args[1].v.s;
     size_t len = args[0].len, slen = args[1].len;
     int64_t limit = nargs == 3 ? args[2].v.i : -1;
@@ -343,6 +430,9 @@ static cel_value fn_split(cel_call *call, const cel_value *args, uint32_t nargs)
     }
     if (limit > 0 && (uint64_t)limit < cap)
         cap = (size_t)limit;
+    /* The items, and each piece's copy (its bytes, a NUL and alignment). */
+    if (cap > UINT32_MAX || cel_call_exceeds(call, cap * (sizeof(cel_value) + 16) + len))
+        return cel_memory_error(call->arena);
     cel_value *items = rp_arena_alloc(call->arena, sizeof *items * (cap ? cap : 1));
     uint32_t n = 0;
     size_t i = 0;
@@ -370,6 +460,7 @@ static cel_value fn_substring(cel_call *call, const cel_value *args, uint32_t na
     if ((nargs != 2 && nargs != 3) || !is_str(&args[0]) || !is_int(&args[1]) ||
         (nargs == 3 && !is_int(&args[2])))
         return no_overload(call, "substring", args, nargs);
+    call->work += args[0].len;
     const char *s = args[0].v.s;
     size_t len = args[0].len;
     int64_t n = cp_count(s, len);
@@ -383,6 +474,8 @@ static cel_value fn_substring(cel_call *call, const cel_value *args, uint32_t na
         return index_error(call, end);
     size_t a = cp_offset(s, len, start);
     size_t b = a + cp_offset(s + a, len - a, end - start);
+    if (cel_call_exceeds(call, b - a + 1))
+        return cel_memory_error(call->arena);
     return cel_string_copy(call->arena, s + a, b - a);
 }
 
@@ -414,6 +507,7 @@ static cel_value fn_trim(cel_call *call, const cel_value *args, uint32_t nargs)
 {
     if (nargs != 1 || !is_str(&args[0]))
         return no_overload(call, "trim", args, nargs);
+    call->work += args[0].len;
     const char *s = args[0].v.s;
     size_t len = args[0].len, start = 0, end = len;
     while (start < len) {
@@ -428,6 +522,8 @@ static cel_value fn_trim(cel_call *call, const cel_value *args, uint32_t nargs)
             break;
         end = prev;
     }
+    if (cel_call_exceeds(call, end - start + 1))
+        return cel_memory_error(call->arena);
     return cel_string_copy(call->arena, s + start, end - start);
 }
 
@@ -435,7 +531,9 @@ static cel_value fn_join(cel_call *call, const cel_value *args, uint32_t nargs)
 {
     if ((nargs != 1 && nargs != 2) || args[0].kind != CEL_LIST || (nargs == 2 && !is_str(&args[1])))
         return no_overload(call, "join", args, nargs);
+    call->work += (uint64_t)cel_list_size(&args[0]) * CEL_WORK_PER_ELEMENT;
     uint32_t n = cel_list_size(&args[0]);
+    size_t max = call->mem_left ? call->mem_left / 2 : SIZE_MAX; /* the buffer, then the copy */
     rp_buf b = {0};
     rp_buf_append(&b, "", 0);
     for (uint32_t i = 0; i < n; i++) {
@@ -445,10 +543,20 @@ static cel_value fn_join(cel_call *call, const cel_value *args, uint32_t nargs)
             return cel_error_new(call->arena, "join: list element %" PRIu32 " is %s, not a string",
                                  i, cel_kind_type_name(&item));
         }
-        if (i && nargs == 2)
-            rp_buf_append(&b, args[1].v.s, args[1].len);
+        size_t sep = i && nargs == 2 ? args[1].len : 0;
+        if (b.len > max || sep + item.len > max - b.len) {
+            rp_buf_free(&b);
+            return cel_memory_error(call->arena);
+        }
+        if (sep)
+            rp_buf_append(&b, args[1].v.s, sep);
         rp_buf_append(&b, item.v.s, item.len);
     }
+    if (b.len >= UINT32_MAX) {
+        rp_buf_free(&b);
+        return cel_memory_error(call->arena);
+    }
+    call->work += b.len;
     cel_value v = cel_string_copy(call->arena, b.data, b.len);
     rp_buf_free(&b);
     return v;
@@ -458,7 +566,9 @@ static cel_value fn_format(cel_call *call, const cel_value *args, uint32_t nargs
 {
     if (nargs != 2 || !is_str(&args[0]) || args[1].kind != CEL_LIST)
         return no_overload(call, "format", args, nargs);
-    return cel_string_format(call->arena, args[0].v.s, args[0].len, &args[1]);
+    call->work += args[0].len + (uint64_t)cel_list_size(&args[1]) * CEL_WORK_PER_ELEMENT;
+    return cel_string_format(call->arena, args[0].v.s, args[0].len, &args[1],
+                             call->mem_left ? call->mem_left / 2 : 0);
 }
 
 /* cel-go's strings.quote: double quotes, CEL escapes for the control characters it names,
@@ -467,6 +577,10 @@ static cel_value fn_quote(cel_call *call, const cel_value *args, uint32_t nargs)
 {
     if (nargs != 1 || !is_str(&args[0]))
         return no_overload(call, "strings.quote", args, nargs);
+    call->work += args[0].len;
+    /* At most two bytes out per byte in, in the buffer and then in the arena. */
+    if (cel_call_exceeds(call, ((size_t)args[0].len + 2) * 4))
+        return cel_memory_error(call->arena);
     rp_buf b = {0};
     rp_buf_putc(&b, '"');
     for (uint32_t i = 0; i < args[0].len; i++) {
@@ -513,8 +627,11 @@ static cel_value fn_reverse(cel_call *call, const cel_value *args, uint32_t narg
 {
     if (nargs != 1 || !is_str(&args[0]))
         return no_overload(call, "reverse", args, nargs);
+    call->work += args[0].len;
     const char *s = args[0].v.s;
     size_t len = args[0].len;
+    if (cel_call_exceeds(call, len + 1))
+        return cel_memory_error(call->arena);
     char *out = rp_arena_alloc(call->arena, len + 1);
     size_t o = 0;
     for (size_t end = len; end > 0;) {

@@ -159,6 +159,7 @@ cel_value cel_list_new(rp_arena *a, const cel_value *items, uint32_t n)
     cel_list *l = rp_arena_alloc(a, sizeof *l);
     l->len = n;
     l->items = items;
+    l->store = NULL;
     cel_value v = {.kind = CEL_LIST};
     v.v.list = l;
     return v;
@@ -178,53 +179,159 @@ static cel_value repeated_key(rp_arena *a, const cel_value *key)
     return e;
 }
 
-/* A hash under which equal keys collide: int 1 and uint 1u are the same key. */
-static uint64_t key_hash(const cel_value *k)
+/* A growable buffer of list items or map entries (see value.h). Entries [0, len) are written;
+ * a value whose len equals the buffer's and whose items are the buffer's current array is its
+ * newest value, the only one that may append in place. */
+typedef struct cel_store cel_store;
+struct cel_store {
+    const rp_arena *owner; /* only evaluations in this arena append in place */
+    cel_value *items;      /* list items, or map keys */
+    cel_value *values;     /* maps only */
+    uint32_t len;          /* high-water mark */
+    uint32_t cap;
+    uint32_t *slots; /* maps: hash index (entry + 1, 0 = empty), or NULL */
+    uint32_t nslots; /* a power of two, at least twice the entries indexed */
+};
+
+/* Maps above this many entries get a hash index; smaller ones compare pairwise. */
+#define MAP_INDEX_MIN 16
+
+static uint64_t mix(uint64_t h)
 {
-    uint64_t h;
-    switch (k->kind) {
-    case CEL_INT:
-        h = (uint64_t)k->v.i;
-        break;
-    case CEL_UINT:
-        h = k->v.u;
-        break;
-    case CEL_BOOL:
-        h = k->v.b ? 0x9e3779b97f4a7c15ULL : 0x7f4a7c159e3779b9ULL;
-        break;
-    default: /* string: FNV-1a */
-        h = 1469598103934665603ULL;
-        for (uint32_t i = 0; i < k->len; i++)
-            h = (h ^ (unsigned char)k->v.s[i]) * 1099511628211ULL;
-        break;
-    }
     return h * 0xff51afd7ed558ccdULL;
 }
 
-/* Index of the first key equal to an earlier one, or -1. Small maps compare pairwise; larger
- * ones (a generated literal, transformMap's result) use a temporary hash table so that
- * construction stays linear. */
-static int64_t find_repeated_key(rp_arena *a, const cel_value *keys, uint32_t n)
+static uint64_t str_hash(const char *s, size_t len)
 {
-    if (n <= 16) {
+    uint64_t h = 1469598103934665603ULL; /* FNV-1a */
+    for (size_t i = 0; i < len; i++)
+        h = (h ^ (unsigned char)s[i]) * 1099511628211ULL;
+    return mix(h);
+}
+
+/* A hash under which equal keys collide: int 1 and uint 1u are the same key. */
+static uint64_t key_hash(const cel_value *k)
+{
+    switch (k->kind) {
+    case CEL_INT:
+        return mix((uint64_t)k->v.i);
+    case CEL_UINT:
+        return mix(k->v.u);
+    case CEL_BOOL:
+        return mix(k->v.b ? 0x9e3779b97f4a7c15ULL : 0x7f4a7c159e3779b9ULL);
+    default:
+        return str_hash(k->v.s, k->len);
+    }
+}
+
+/* (Re)builds the hash index of s's first n keys with room for at least `room` entries. */
+static void index_build(rp_arena *a, cel_store *s, uint32_t n, uint64_t room)
+{
+    uint64_t cap = 32;
+    while (cap < room * 2)
+        cap *= 2;
+    s->slots = rp_arena_calloc(a, sizeof *s->slots * cap);
+    s->nslots = (uint32_t)cap;
+    for (uint32_t i = 0; i < n; i++) {
+        uint64_t h = key_hash(&s->items[i]) & (cap - 1);
+        while (s->slots[h])
+            h = (h + 1) & (cap - 1);
+        s->slots[h] = i + 1;
+    }
+}
+
+/* The index of `key` among the first n keys of an indexed store, or -1. Entries appended after
+ * a value was made (index >= n) are skipped: that value does not contain them. */
+static int64_t index_find(const cel_store *s, uint32_t n, const cel_value *key, uint64_t h)
+{
+    uint32_t mask = s->nslots - 1;
+    for (uint32_t i = (uint32_t)h & mask; s->slots[i]; i = (i + 1) & mask) {
+        uint32_t k = s->slots[i] - 1;
+        if (k < n && cel_equal(&s->items[k], key))
+            return k;
+    }
+    return -1;
+}
+
+static int64_t index_find_str(const cel_store *s, uint32_t n, const char *key, size_t len)
+{
+    uint32_t mask = s->nslots - 1;
+    for (uint32_t i = (uint32_t)str_hash(key, len) & mask; s->slots[i]; i = (i + 1) & mask) {
+        uint32_t k = s->slots[i] - 1;
+        const cel_value *kv = &s->items[k];
+        if (k < n && kv->kind == CEL_STRING && kv->len == len && memcmp(kv->v.s, key, len) == 0)
+            return k;
+    }
+    return -1;
+}
+
+/* Adds entry n (already written) to the index, growing it when it gets half full. */
+static void index_add(rp_arena *a, cel_store *s, uint32_t n)
+{
+    if (!s->slots || ((uint64_t)n + 1) * 2 > s->nslots) {
+        index_build(a, s, n + 1, (uint64_t)(n + 1) * 2);
+        return;
+    }
+    uint32_t mask = s->nslots - 1;
+    uint32_t h = (uint32_t)key_hash(&s->items[n]) & mask;
+    while (s->slots[h])
+        h = (h + 1) & mask;
+    s->slots[h] = n + 1;
+}
+
+static cel_store *store_new(rp_arena *a, cel_value *items, cel_value *values, uint32_t len,
+                            uint32_t cap)
+{
+    cel_store *s = rp_arena_alloc(a, sizeof *s);
+    s->owner = a;
+    s->items = items;
+    s->values = values;
+    s->len = len;
+    s->cap = cap;
+    s->slots = NULL;
+    s->nslots = 0;
+    return s;
+}
+
+/* Index of the first key equal to an earlier one, or -1. Small maps compare pairwise; larger
+ * ones (a generated literal) build the hash index, kept in *store for lookups. */
+static int64_t find_repeated_key(rp_arena *a, const cel_value *keys, const cel_value *values,
+                                 uint32_t n, cel_store **store)
+{
+    *store = NULL;
+    if (n <= MAP_INDEX_MIN) {
         for (uint32_t i = 1; i < n; i++)
             for (uint32_t k = 0; k < i; k++)
                 if (cel_equal(&keys[k], &keys[i]))
                     return i;
         return -1;
     }
-    uint64_t cap = 32;
-    while (cap < (uint64_t)n * 2)
-        cap *= 2;
-    uint32_t *slots = rp_arena_calloc(a, sizeof *slots * cap); /* index + 1; 0 = empty */
+    /* The arrays were handed over by the caller (value.h): the store may own them. */
+    cel_store *s = store_new(a, (cel_value *)keys, (cel_value *)values, n, n);
+    index_build(a, s, 0, n);
+    uint32_t mask = s->nslots - 1;
     for (uint32_t i = 0; i < n; i++) {
-        uint64_t h = key_hash(&keys[i]) & (cap - 1);
-        for (; slots[h]; h = (h + 1) & (cap - 1))
-            if (cel_equal(&keys[slots[h] - 1], &keys[i]))
+        uint32_t h = (uint32_t)key_hash(&keys[i]) & mask;
+        for (; s->slots[h]; h = (h + 1) & mask)
+            if (cel_equal(&keys[s->slots[h] - 1], &keys[i]))
                 return i;
-        slots[h] = i + 1;
+        s->slots[h] = i + 1;
     }
+    *store = s;
     return -1;
+}
+
+static cel_value map_value(rp_arena *a, const cel_value *keys, const cel_value *values, uint32_t n,
+                           cel_store *store)
+{
+    cel_map *m = rp_arena_alloc(a, sizeof *m);
+    m->len = n;
+    m->keys = keys;
+    m->values = values;
+    m->store = store;
+    cel_value v = {.kind = CEL_MAP};
+    v.v.map = m;
+    return v;
 }
 
 cel_value cel_map_new(rp_arena *a, const cel_value *keys, const cel_value *values, uint32_t n)
@@ -232,16 +339,133 @@ cel_value cel_map_new(rp_arena *a, const cel_value *keys, const cel_value *value
     for (uint32_t i = 0; i < n; i++)
         if (!valid_key_kind(keys[i].kind))
             return cel_error_new(a, "unsupported key type: %s", cel_kind_type_name(&keys[i]));
-    int64_t dup = find_repeated_key(a, keys, n);
+    cel_store *store;
+    int64_t dup = find_repeated_key(a, keys, values, n, &store);
     if (dup >= 0)
         return repeated_key(a, &keys[dup]);
-    cel_map *m = rp_arena_alloc(a, sizeof *m);
-    m->len = n;
-    m->keys = keys;
-    m->values = values;
-    cel_value v = {.kind = CEL_MAP};
-    v.v.map = m;
+    return map_value(a, keys, values, n, store);
+}
+
+/* The store x may append to in place, or NULL. */
+static cel_store *appendable(const rp_arena *a, cel_store *s, uint32_t len, const cel_value *items)
+{
+    return s && s->owner == a && s->len == len && s->items == items ? s : NULL;
+}
+
+static bool too_big(uint64_t bytes, size_t max_bytes)
+{
+    return max_bytes && bytes > max_bytes;
+}
+
+static cel_value memory_error(rp_arena *a)
+{
+    return cel_error_new(a, "%s", CEL_MEMORY_LIMIT_ERROR);
+}
+
+/* Makes room for n entries in total (n > s->cap): doubles, copying the written entries.
+ * False when that would allocate more than max_bytes. */
+static bool store_grow(rp_arena *a, cel_store *s, uint32_t n, bool map, size_t max_bytes)
+{
+    uint64_t cap = (uint64_t)s->cap * 2;
+    if (cap < n)
+        cap = n;
+    if (cap < 4)
+        cap = 4;
+    if (cap > UINT32_MAX)
+        cap = UINT32_MAX;
+    /* Maps: keys, values, and the index rebuilt at four slots per entry. */
+    if (too_big(cap * (map ? 2 * sizeof(cel_value) + 16 : sizeof(cel_value)), max_bytes))
+        return false;
+    cel_value *items = rp_arena_alloc(a, sizeof *items * cap);
+    memcpy(items, s->items, sizeof *items * s->len);
+    s->items = items;
+    if (map) {
+        cel_value *values = rp_arena_alloc(a, sizeof *values * cap);
+        memcpy(values, s->values, sizeof *values * s->len);
+        s->values = values;
+    }
+    s->cap = (uint32_t)cap;
+    return true;
+}
+
+cel_value cel_list_concat(rp_arena *a, const cel_value *x, const cel_value *y, size_t max_bytes)
+{
+    uint32_t nx = cel_list_size(x), ny = cel_list_size(y);
+    if (nx == 0)
+        return *y;
+    if (ny == 0)
+        return *x;
+    if ((uint64_t)nx + ny > UINT32_MAX)
+        return cel_error_new(a, "list too large");
+    uint32_t n = nx + ny;
+    cel_store *s = x->json ? NULL : appendable(a, x->v.list->store, nx, x->v.list->items);
+    if (s) {
+        if (n > s->cap && !store_grow(a, s, n, false, max_bytes))
+            return memory_error(a);
+    } else {
+        /* A new buffer of exactly the size needed: growth starts at the next append. */
+        if (too_big((uint64_t)n * sizeof(cel_value), max_bytes))
+            return memory_error(a);
+        s = store_new(a, rp_arena_alloc(a, sizeof(cel_value) * n), NULL, 0, n);
+        for (uint32_t i = 0; i < nx; i++)
+            s->items[i] = cel_list_at(x, i);
+    }
+    for (uint32_t i = 0; i < ny; i++)
+        s->items[nx + i] = cel_list_at(y, i);
+    s->len = n;
+    cel_list *l = rp_arena_alloc(a, sizeof *l);
+    l->len = n;
+    l->items = s->items;
+    l->store = s;
+    cel_value v = {.kind = CEL_LIST};
+    v.v.list = l;
     return v;
+}
+
+cel_value cel_map_insert(rp_arena *a, const cel_value *map, const cel_value *keys,
+                         const cel_value *values, uint32_t n, size_t max_bytes)
+{
+    for (uint32_t i = 0; i < n; i++)
+        if (!valid_key_kind(keys[i].kind))
+            return cel_error_new(a, "unsupported key type: %s", cel_kind_type_name(&keys[i]));
+    uint32_t len = cel_map_size(map);
+    if ((uint64_t)len + n > UINT32_MAX)
+        return cel_error_new(a, "map too large");
+    uint32_t total = len + n;
+    cel_store *s = map->json ? NULL : appendable(a, map->v.map->store, len, map->v.map->keys);
+    if (s) {
+        if (total > s->cap && !store_grow(a, s, total, true, max_bytes))
+            return memory_error(a);
+    } else {
+        if (too_big((uint64_t)total * (2 * sizeof(cel_value) + 16), max_bytes))
+            return memory_error(a);
+        s = store_new(a, rp_arena_alloc(a, sizeof(cel_value) * (total ? total : 1)),
+                      rp_arena_alloc(a, sizeof(cel_value) * (total ? total : 1)), 0, total);
+        for (uint32_t i = 0; i < len; i++)
+            cel_map_entry(map, i, &s->items[i], &s->values[i]);
+        if (len > MAP_INDEX_MIN)
+            index_build(a, s, len, total);
+    }
+    uint32_t cur = len;
+    for (uint32_t i = 0; i < n; i++, cur++) {
+        bool dup = false;
+        if (s->slots) {
+            dup = index_find(s, cur, &keys[i], key_hash(&keys[i])) >= 0;
+        } else {
+            for (uint32_t k = 0; k < cur && !dup; k++)
+                dup = cel_equal(&s->items[k], &keys[i]);
+        }
+        if (dup) {
+            s->len = cur;
+            return repeated_key(a, &keys[i]);
+        }
+        s->items[cur] = keys[i];
+        s->values[cur] = values[i];
+        if (s->slots || cur + 1 > MAP_INDEX_MIN)
+            index_add(a, s, cur);
+    }
+    s->len = total;
+    return map_value(a, s->items, s->values, total, s);
 }
 
 /* ---- JSON ---- */
@@ -415,7 +639,7 @@ static const rp_json *json_member(const rp_json *obj, const char *key, size_t ke
 }
 
 uint32_t cel_map_get_path(const cel_value *map, const char *const *keys, const uint32_t *lens,
-                          uint32_t n, cel_value *out)
+                          uint32_t n, cel_value *out, uint64_t *scanned)
 {
     uint32_t found = 0;
     cel_value cur = *map;
@@ -424,6 +648,7 @@ uint32_t cel_map_get_path(const cel_value *map, const char *const *keys, const u
             /* Stay at the JSON level while the path goes through objects. */
             const rp_json *j = cur.v.json;
             while (found < n && j->type == RP_JSON_OBJECT) {
+                *scanned += j->len;
                 const rp_json *next = json_member(j, keys[found], lens[found]);
                 if (!next)
                     break;
@@ -457,6 +682,12 @@ bool cel_map_get_str(const cel_value *map, const char *key, size_t key_len, cel_
         return true;
     }
     const cel_map *m = map->v.map;
+    if (m->store && m->store->slots) {
+        int64_t k = index_find_str(m->store, m->len, key, key_len);
+        if (k >= 0 && out)
+            *out = m->values[k];
+        return k >= 0;
+    }
     for (uint32_t i = 0; i < m->len; i++) {
         const cel_value *k = &m->keys[i];
         if (k->kind == CEL_STRING && k->len == key_len && memcmp(k->v.s, key, key_len) == 0) {
@@ -478,6 +709,12 @@ bool cel_map_get(const cel_value *map, const cel_value *key, cel_value *out)
     if (key->kind != CEL_INT && key->kind != CEL_UINT && key->kind != CEL_DOUBLE &&
         key->kind != CEL_BOOL)
         return false;
+    if (m->store && m->store->slots && key->kind != CEL_DOUBLE) {
+        int64_t k = index_find(m->store, m->len, key, key_hash(key));
+        if (k >= 0 && out)
+            *out = m->values[k];
+        return k >= 0;
+    }
     for (uint32_t i = 0; i < m->len; i++) {
         if (m->keys[i].kind != CEL_STRING && cel_equal(&m->keys[i], key)) {
             if (out)

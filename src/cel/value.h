@@ -80,16 +80,25 @@ struct cel_value {
     } v;
 };
 
-/* Native list and map storage (value.c builds them; read them through the accessors). */
+/* Native list and map storage (value.c builds them; read them through the accessors).
+ *
+ * `store`, when set, is the growable buffer the entries live in (private to value.c): a value
+ * sees only its first `len` entries, so cel_list_concat and cel_map_insert can append after them
+ * in place (amortised, no copy) when nothing was appended to the buffer since, and older values
+ * keep their contents. For big maps it also holds a hash index over the keys. */
+struct cel_store;
+
 struct cel_list {
     uint32_t len;
     const cel_value *items;
+    struct cel_store *store;
 };
 
 struct cel_map {
     uint32_t len;
     const cel_value *keys; /* int, uint, bool or string */
     const cel_value *values;
+    struct cel_store *store;
 };
 
 /* ---- constructors (no allocation) ---- */
@@ -196,6 +205,18 @@ cel_value cel_list_new(rp_arena *a, const cel_value *items, uint32_t n);
 /* Returns an error value ("Failed with repeated key") when two keys are equal, and for a key
  * that is not int, uint, bool or string ("unsupported key type"). */
 cel_value cel_map_new(rp_arena *a, const cel_value *keys, const cel_value *values, uint32_t n);
+/* The error message of an evaluation that passes its memory limit (cel.h). */
+#define CEL_MEMORY_LIMIT_ERROR "evaluation memory limit exceeded"
+
+/* x + y for two lists. Appends in place after x when x is the newest value of a growable
+ * buffer of this arena (the `@result + [e]` step of map and filter), so that accumulating n
+ * elements costs O(n), not O(n^2); otherwise copies into a new growable buffer. An allocation
+ * of more than max_bytes (0 = no limit) is refused with the CEL_MEMORY_LIMIT_ERROR error. */
+cel_value cel_list_concat(rp_arena *a, const cel_value *x, const cel_value *y, size_t max_bytes);
+/* `map` plus n entries (keys must not be present yet: "Failed with repeated key" otherwise),
+ * appending in place like cel_list_concat (transformMap's `cel.@mapInsert` step). */
+cel_value cel_map_insert(rp_arena *a, const cel_value *map, const cel_value *keys,
+                         const cel_value *values, uint32_t n, size_t max_bytes);
 
 /* A JSON value as CEL, without copying (see the header comment). */
 cel_value cel_from_json(const rp_json *j);
@@ -218,9 +239,10 @@ bool cel_map_get_str(const cel_value *map, const char *key, size_t key_len, cel_
 /* Follows string keys through nested maps: *out = map[keys[0]][keys[1]]...; returns how many
  * keys were found in a row (n when all were), *out being the value the last one reached.
  * Stops at a missing key or a value that is not a map. Allocation-free; on JSON-backed maps
- * it walks the JSON directly (the `event.data.name` path). */
+ * it walks the JSON directly (the `event.data.name` path). Adds to *scanned the members of
+ * the JSON objects it searched (a JSON lookup is a linear scan). */
 uint32_t cel_map_get_path(const cel_value *map, const char *const *keys, const uint32_t *lens,
-                          uint32_t n, cel_value *out);
+                          uint32_t n, cel_value *out, uint64_t *scanned);
 
 /* ---- comparison ---- */
 

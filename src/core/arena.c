@@ -49,7 +49,7 @@ static size_t round_up(size_t size)
     return (size + ARENA_ALIGN - 1) & ~(size_t)(ARENA_ALIGN - 1);
 }
 
-static rp_arena_chunk *chunk_new(size_t size)
+static rp_arena_chunk *chunk_new(rp_arena *a, size_t size)
 {
     if (size > SIZE_MAX - header_size())
         out_of_memory(size);
@@ -60,6 +60,7 @@ static rp_arena_chunk *chunk_new(size_t size)
     c->size = size;
     c->used = 0;
     c->last = 0;
+    a->total += header_size() + size;
     return c;
 }
 
@@ -67,6 +68,7 @@ void rp_arena_init(rp_arena *a, size_t first_chunk_size)
 {
     a->head = NULL;
     a->chunk_size = first_chunk_size ? first_chunk_size : ARENA_DEFAULT_CHUNK;
+    a->total = 0;
 }
 
 void *rp_arena_alloc(rp_arena *a, size_t size)
@@ -82,7 +84,7 @@ void *rp_arena_alloc(rp_arena *a, size_t size)
         a->chunk_size = ARENA_DEFAULT_CHUNK;
     if (c && size > a->chunk_size / 4) {
         /* A big block: its own chunk, behind the current one. */
-        rp_arena_chunk *big = chunk_new(size);
+        rp_arena_chunk *big = chunk_new(a, size);
         big->used = size;
         big->next = c->next;
         c->next = big;
@@ -91,7 +93,7 @@ void *rp_arena_alloc(rp_arena *a, size_t size)
     size_t chunk_size = a->chunk_size;
     if (chunk_size < size)
         chunk_size = size;
-    rp_arena_chunk *fresh = chunk_new(chunk_size);
+    rp_arena_chunk *fresh = chunk_new(a, chunk_size);
     fresh->next = c;
     a->head = fresh;
     if (a->chunk_size < ARENA_MAX_CHUNK)
@@ -177,10 +179,12 @@ void rp_arena_reset(rp_arena *a)
             free(c);
         c = next;
     }
+    a->total = 0;
     if (keep) {
         keep->next = NULL;
         keep->used = 0;
         keep->last = 0;
+        a->total = header_size() + keep->size;
     }
     a->head = keep;
 }
@@ -194,4 +198,5 @@ void rp_arena_free(rp_arena *a)
         c = next;
     }
     a->head = NULL;
+    a->total = 0;
 }

@@ -15,6 +15,7 @@ typedef struct rp_arena_chunk rp_arena_chunk;
 typedef struct rp_arena {
     rp_arena_chunk *head; /* newest chunk first */
     size_t chunk_size;    /* size of the next ordinary chunk */
+    size_t total;         /* bytes held by all chunks (headers included): what the arena costs */
 } rp_arena;
 
 /* A zero-initialised rp_arena is valid too (first chunk 4 KiB). */

@@ -35,7 +35,7 @@ static cel_value call1(const char *name, cel_value x)
     const cel_function *f = cel_function_find(name, false);
     if (!f)
         fail_msg("no global function %s", name);
-    cel_call c = {&arena, NULL, 0};
+    cel_call c = {.arena = &arena};
     return f->impl(&c, &x, 1);
 }
 
@@ -277,7 +277,7 @@ static void test_size_type_dyn(void **state)
     /* size is a receiver too: "abc".size() */
     const cel_function *f = cel_function_find("size", true);
     assert_non_null(f);
-    cel_call c = {&arena, NULL, 0};
+    cel_call c = {.arena = &arena};
     cel_value s = str("abc");
     assert_int_value(f->impl(&c, &s, 1), 3);
 

@@ -305,7 +305,7 @@ static cel_value get(const char *name, cel_value x, const char *zone)
     const cel_function *f = cel_function_find(name, true);
     if (!f)
         fail_msg("no receiver function %s", name);
-    cel_call c = {&arena, NULL, 0};
+    cel_call c = {.arena = &arena};
     cel_value args[2] = {x, zone ? str(zone) : cel_null()};
     return f->impl(&c, args, zone ? 2 : 1);
 }
@@ -524,7 +524,7 @@ static cel_value conv(const char *name, cel_value x)
     const cel_function *f = cel_function_find(name, false);
     if (!f)
         fail_msg("no global function %s", name);
-    cel_call c = {&arena, NULL, 0};
+    cel_call c = {.arena = &arena};
     return f->impl(&c, &x, 1);
 }
 
