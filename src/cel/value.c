@@ -509,8 +509,40 @@ static int json_fail(char *err, size_t err_size, const char *msg, const cel_valu
     return -1;
 }
 
+/* Depth of a JSON value (a scalar is 1); the reader bounds it by RP_JSON_MAX_DEPTH. */
+static int json_depth(const rp_json *j)
+{
+    int deepest = 0;
+    if (j->type == RP_JSON_ARRAY) {
+        for (uint32_t i = 0; i < j->len; i++) {
+            int d = json_depth(&j->v.items[i]);
+            deepest = d > deepest ? d : deepest;
+        }
+    } else if (j->type == RP_JSON_OBJECT) {
+        for (uint32_t i = 0; i < j->len; i++) {
+            int d = json_depth(&j->v.members[i].value);
+            deepest = d > deepest ? d : deepest;
+        }
+    }
+    return deepest + 1;
+}
+
+static int to_json(rp_arena *a, const cel_value *v, rp_json *out, char *err, size_t err_size,
+                   int depth);
+
 int cel_to_json(rp_arena *a, const cel_value *v, rp_json *out, char *err, size_t err_size)
 {
+    return to_json(a, v, out, err, err_size, 1);
+}
+
+/* depth: the nesting level of v itself (1 at the top). Values deeper than CEL_JSON_MAX_DEPTH
+ * are refused: stored state must stay readable by the JSON reader (RP_JSON_MAX_DEPTH) even
+ * when it is nested inside the state object and lists. */
+static int to_json(rp_arena *a, const cel_value *v, rp_json *out, char *err, size_t err_size,
+                   int depth)
+{
+    if (depth > CEL_JSON_MAX_DEPTH)
+        return json_fail(err, err_size, "value nested deeper than 128 levels", NULL);
     switch ((cel_kind)v->kind) {
     case CEL_NULL:
         *out = rp_json_make_null();
@@ -540,6 +572,8 @@ int cel_to_json(rp_arena *a, const cel_value *v, rp_json *out, char *err, size_t
         return 0;
     case CEL_LIST: {
         if (v->json) {
+            if (depth - 1 + json_depth(v->v.json) > CEL_JSON_MAX_DEPTH)
+                return json_fail(err, err_size, "value nested deeper than 128 levels", NULL);
             *out = rp_json_clone(a, v->v.json);
             return 0;
         }
@@ -548,13 +582,15 @@ int cel_to_json(rp_arena *a, const cel_value *v, rp_json *out, char *err, size_t
         arr.v.items = rp_arena_alloc(a, sizeof(rp_json) * (n ? n : 1));
         arr.len = arr.cap = n;
         for (uint32_t i = 0; i < n; i++)
-            if (cel_to_json(a, &v->v.list->items[i], &arr.v.items[i], err, err_size) != 0)
+            if (to_json(a, &v->v.list->items[i], &arr.v.items[i], err, err_size, depth + 1) != 0)
                 return -1;
         *out = arr;
         return 0;
     }
     case CEL_MAP: {
         if (v->json) {
+            if (depth - 1 + json_depth(v->v.json) > CEL_JSON_MAX_DEPTH)
+                return json_fail(err, err_size, "value nested deeper than 128 levels", NULL);
             *out = rp_json_clone(a, v->v.json);
             return 0;
         }
@@ -569,7 +605,7 @@ int cel_to_json(rp_arena *a, const cel_value *v, rp_json *out, char *err, size_t
             rp_json_member *mem = &obj.v.members[i];
             mem->key = rp_arena_strndup(a, m->keys[i].v.s, m->keys[i].len);
             mem->key_len = m->keys[i].len;
-            if (cel_to_json(a, &m->values[i], &mem->value, err, err_size) != 0)
+            if (to_json(a, &m->values[i], &mem->value, err, err_size, depth + 1) != 0)
                 return -1;
         }
         *out = obj;

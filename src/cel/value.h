@@ -222,7 +222,9 @@ cel_value cel_map_insert(rp_arena *a, const cel_value *map, const cel_value *key
 cel_value cel_from_json(const rp_json *j);
 /* CEL → JSON, for state updates and output. Maps need string keys; bytes, timestamps,
  * durations, types, optionals, errors and unknowns cannot be represented: returns -1 and a
- * message in err. Doubles that are NaN or infinite are rejected too. */
+ * message in err. Doubles that are NaN or infinite are rejected too, and so are values nested
+ * deeper than CEL_JSON_MAX_DEPTH (a value stored in session state must stay readable). */
+#define CEL_JSON_MAX_DEPTH 128
 int cel_to_json(rp_arena *a, const cel_value *v, rp_json *out, char *err, size_t err_size);
 
 /* ---- lists and maps (both representations) ---- */

@@ -202,6 +202,13 @@ static void test_map_new_large(void **state)
     rp_arena_free(&a);
 }
 
+static cel_value *one_item(rp_arena *a, cel_value v)
+{
+    cel_value *p = rp_arena_alloc(a, sizeof *p);
+    *p = v;
+    return p;
+}
+
 static void test_to_json(void **state)
 {
     (void)state;
@@ -222,6 +229,26 @@ static void test_to_json(void **state)
     assert_int_equal(cel_to_json(&a, &b, &out, err, sizeof err), -1);
     cel_value inf = cel_double(INFINITY);
     assert_int_equal(cel_to_json(&a, &inf, &out, err, sizeof err), -1);
+    /* Nesting: a value stored in state must stay readable by the JSON reader (256 levels),
+     * so native lists deeper than CEL_JSON_MAX_DEPTH, and JSON-backed ones, are refused. */
+    cel_value deep = cel_int(0);
+    for (int i = 1; i < CEL_JSON_MAX_DEPTH; i++)
+        deep = cel_list_new(&a, one_item(&a, deep), 1);
+    assert_int_equal(cel_to_json(&a, &deep, &out, err, sizeof err), 0);
+    deep = cel_list_new(&a, one_item(&a, deep), 1);
+    assert_int_equal(cel_to_json(&a, &deep, &out, err, sizeof err), -1);
+    assert_non_null(strstr(err, "nested deeper"));
+    char text_deep[2 * 200 + 2];
+    memset(text_deep, '[', 200);
+    memset(text_deep + 200, ']', 200);
+    text_deep[400] = '\0';
+    rp_json_error jerr;
+    rp_json *j = rp_json_parse(&a, text_deep, 400, &jerr);
+    assert_non_null(j);
+    cel_value jv = cel_from_json(j);
+    assert_int_equal(cel_to_json(&a, &jv, &out, err, sizeof err), -1);
+    jv = cel_from_json(rp_json_parse(&a, text_deep + 100, 200, &jerr));
+    assert_int_equal(cel_to_json(&a, &jv, &out, err, sizeof err), 0);
     rp_arena_free(&a);
 }
 
