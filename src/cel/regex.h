@@ -22,8 +22,15 @@
 typedef struct cel_regex cel_regex;
 
 #define CEL_REGEX_MATCH_LIMIT 1000000 /* pcre2_set_match_limit: backtracking steps per match */
-#define CEL_REGEX_DEPTH_LIMIT 10000   /* pcre2_set_depth_limit: nested backtracking points */
-#define CEL_REGEX_MAX_REPEAT  1000    /* RE2's limit on {n,m} counts */
+/* Backtracking frames live on the heap (bounded by the heap limit), so the depth limit can be
+ * high: `^(\S+\s+)*rm` over a command of 8,000 words needs about 16,000 nested points. */
+#define CEL_REGEX_DEPTH_LIMIT    250000
+#define CEL_REGEX_HEAP_LIMIT_KIB (64 * 1024) /* pcre2_set_heap_limit: KiB of backtracking frames   \
+                                              */
+/* Pattern items tried per search, counted by an automatic callout: bounds the time of a search
+ * (about 10 ms here) where PCRE2's own limits do not. */
+#define CEL_REGEX_STEP_LIMIT 2000000
+#define CEL_REGEX_MAX_REPEAT 1000 /* RE2's limit on {n,m} counts */
 
 /* Checks pattern[0..len) against RE2's syntax and writes the PCRE2 spelling of it to out
  * (NUL-terminated; out may be NULL to only check). 0, or -1 with a message in err such as

@@ -136,6 +136,11 @@ static void test_rejects_non_re2_constructs(void **state)
     assert_rejected("(?<!a)b", "lookbehind");
     assert_rejected("(?>a+)b", "atomic");
     assert_rejected("a*+", "possessive");
+    assert_rejected("[[:<:]]a", "[:<:]");
+    assert_rejected("a[[:>:]]", "[:>:]");
+    assert_rejected("\\p{Xan}", "property");
+    assert_rejected("\\p{Xwd}", "property");
+    assert_rejected("\\p{L&}", "property");
     assert_rejected("a++", "possessive");
     assert_rejected("a?+", "possessive");
     assert_rejected("a{2}+", "possessive");
@@ -199,6 +204,40 @@ static void test_match_limit(void **state)
     assert_true(strstr(err, "limit") != NULL);
     rp_arena_free(&a);
     cel_regex_free(re);
+}
+
+/* A search whose steps PCRE2's own limits do not count (a scan and a backtrack inside a
+ * single-character repeat at every start position: quadratic) ends at the step limit instead
+ * of running for tens of seconds; a long but linear search still succeeds. */
+static void test_step_limit(void **state)
+{
+    (void)state;
+    size_t n = 100000;
+    char *subject = malloc(n + 2);
+    assert_non_null(subject);
+    memset(subject, ' ', n);
+    subject[n] = 'x';
+    subject[n + 1] = '\0';
+    char err[256];
+    cel_regex *re = cel_regex_compile("\\s+$", 4, err, sizeof err);
+    assert_non_null(re);
+    rp_arena a = {0};
+    assert_int_equal(cel_regex_search(re, subject, n + 1, &a, err, sizeof err), -1);
+    assert_non_null(strstr(err, "step limit"));
+    cel_regex_free(re);
+    /* ^(\S+\s+)*rm over 5,000 words: deep but linear; matches as RE2 would. */
+    char *words = malloc(5000 * 2 + 16);
+    assert_non_null(words);
+    for (int i = 0; i < 5000; i++)
+        memcpy(words + 2 * i, "x ", 2);
+    strcpy(words + 10000, "rm -rf /");
+    re = cel_regex_compile("^(\\S+\\s+)*rm\\s+-rf", 17, err, sizeof err);
+    assert_non_null(re);
+    assert_int_equal(cel_regex_search(re, words, strlen(words), &a, err, sizeof err), 1);
+    cel_regex_free(re);
+    rp_arena_free(&a);
+    free(words);
+    free(subject);
 }
 
 /* Through the function table: prepared (constant) and per-call patterns give the same answers
@@ -302,6 +341,7 @@ int main(void)
         cmocka_unit_test(test_rejects_non_re2_constructs),
         cmocka_unit_test(test_translation),
         cmocka_unit_test(test_match_limit),
+        cmocka_unit_test(test_step_limit),
         cmocka_unit_test(test_matches_function),
         cmocka_unit_test(test_matches_expressions),
     };
