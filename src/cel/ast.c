@@ -282,40 +282,6 @@ const cel_expr *cel_ast_too_tall(rp_arena *a, const cel_expr *root, int max_heig
 
 /* ---- dump ---- */
 
-static void dump_quoted(rp_buf *out, const char *s, size_t len, bool bytes)
-{
-    if (bytes)
-        rp_buf_putc(out, 'b');
-    rp_buf_putc(out, '"');
-    for (size_t i = 0; i < len; i++) {
-        unsigned char c = (unsigned char)s[i];
-        switch (c) {
-        case '"':
-            rp_buf_puts(out, "\\\"");
-            break;
-        case '\\':
-            rp_buf_puts(out, "\\\\");
-            break;
-        case '\n':
-            rp_buf_puts(out, "\\n");
-            break;
-        case '\r':
-            rp_buf_puts(out, "\\r");
-            break;
-        case '\t':
-            rp_buf_puts(out, "\\t");
-            break;
-        default:
-            /* UTF-8 text stays as is in strings; bytes show non-ASCII as escapes. */
-            if (c < 0x20 || c == 0x7F || (bytes && c >= 0x80))
-                rp_buf_printf(out, "\\x%02x", c);
-            else
-                rp_buf_putc(out, (char)c);
-        }
-    }
-    rp_buf_putc(out, '"');
-}
-
 static void dump_double(rp_buf *out, double d)
 {
     if (isnan(d)) {
@@ -356,10 +322,10 @@ static void dump_const(rp_buf *out, const cel_value *v)
         dump_double(out, v->v.d);
         break;
     case CEL_STRING:
-        dump_quoted(out, v->v.s, v->len, false);
+        cel_format_quoted(out, v->v.s, v->len, false);
         break;
     case CEL_BYTES:
-        dump_quoted(out, v->v.s, v->len, true);
+        cel_format_quoted(out, v->v.s, v->len, true);
         break;
     default:
         rp_buf_puts(out, "<const>");

@@ -999,12 +999,12 @@ static void format_double(rp_buf *out, double d)
         rp_buf_puts(out, ".0");
 }
 
-static void format_quoted(rp_buf *out, const char *s, uint32_t len, bool bytes)
+void cel_format_quoted(rp_buf *out, const char *s, size_t len, bool bytes)
 {
     if (bytes)
         rp_buf_putc(out, 'b');
     rp_buf_putc(out, '"');
-    for (uint32_t i = 0; i < len; i++) {
+    for (size_t i = 0; i < len; i++) {
         unsigned char c = (unsigned char)s[i];
         switch (c) {
         case '"':
@@ -1106,10 +1106,10 @@ void cel_value_format(rp_buf *out, const cel_value *v)
         format_double(out, v->v.d);
         break;
     case CEL_STRING:
-        format_quoted(out, v->v.s, v->len, false);
+        cel_format_quoted(out, v->v.s, v->len, false);
         break;
     case CEL_BYTES:
-        format_quoted(out, v->v.s, v->len, true);
+        cel_format_quoted(out, v->v.s, v->len, true);
         break;
     case CEL_LIST: {
         rp_buf_putc(out, '[');

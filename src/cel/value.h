@@ -265,5 +265,8 @@ const char *cel_kind_type_name(const cel_value *v);
  * {"a": 1}, timestamp("2024-01-01T00:00:00Z"), duration("1.5s"), int, optional.of(1),
  * optional.none(), error: <message>. Map entries in insertion order. */
 void cel_value_format(rp_buf *out, const cel_value *v);
+/* A string or bytes literal as CEL would read it back: "a\"b", b"\xff" (UTF-8 text passes
+ * through in strings; control characters, and in bytes everything non-ASCII, as \xNN). */
+void cel_format_quoted(rp_buf *out, const char *s, size_t len, bool bytes);
 
 #endif
