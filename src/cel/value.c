@@ -6,6 +6,8 @@
  * member (as Python's json module would have kept it); size and iteration see every member. */
 #include "cel/value.h"
 
+#include "cel/time.h"
+
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -1033,21 +1035,6 @@ void cel_format_quoted(rp_buf *out, const char *s, size_t len, bool bytes)
     rp_buf_putc(out, '"');
 }
 
-/* Days since 1970-01-01 to a civil date (H. Hinnant's algorithm). */
-static void civil_from_days(int64_t z, int64_t *y, unsigned *m, unsigned *d)
-{
-    z += 719468;
-    int64_t era = (z >= 0 ? z : z - 146096) / 146097;
-    unsigned doe = (unsigned)(z - era * 146097);
-    unsigned yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-    int64_t yy = (int64_t)yoe + era * 400;
-    unsigned doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    unsigned mp = (5 * doy + 2) / 153;
-    *d = doy - (153 * mp + 2) / 5 + 1;
-    *m = mp < 10 ? mp + 3 : mp - 9;
-    *y = yy + (*m <= 2);
-}
-
 /* Fraction digits of nanoseconds: 0, 3, 6 or 9 as needed. */
 static void format_nanos(rp_buf *out, int32_t ns)
 {
@@ -1059,22 +1046,6 @@ static void format_nanos(rp_buf *out, int32_t ns)
         rp_buf_printf(out, ".%06d", ns / 1000);
     else
         rp_buf_printf(out, ".%09d", ns);
-}
-
-static void format_timestamp(rp_buf *out, int64_t sec, int32_t nsec)
-{
-    int64_t days = sec / 86400, rem = sec % 86400;
-    if (rem < 0) {
-        rem += 86400;
-        days--;
-    }
-    int64_t y;
-    unsigned m, d;
-    civil_from_days(days, &y, &m, &d);
-    rp_buf_printf(out, "%04" PRId64 "-%02u-%02uT%02d:%02d:%02d", y, m, d, (int)(rem / 3600),
-                  (int)(rem / 60 % 60), (int)(rem % 60));
-    format_nanos(out, nsec);
-    rp_buf_putc(out, 'Z');
 }
 
 static void format_duration(rp_buf *out, int64_t sec, int32_t nsec)
@@ -1140,7 +1111,7 @@ void cel_value_format(rp_buf *out, const cel_value *v)
     }
     case CEL_TIMESTAMP:
         rp_buf_puts(out, "timestamp(\"");
-        format_timestamp(out, v->v.t.sec, v->v.t.nsec);
+        cel_timestamp_format(out, v->v.t.sec, v->v.t.nsec);
         rp_buf_puts(out, "\")");
         break;
     case CEL_DURATION:
