@@ -65,19 +65,19 @@ const char *rp_store_error(const rp_store *s)
     return s->error;
 }
 
-/* Every entry point starts here: refuses re-entry from an audit_query callback (the SQLite
- * backend's cached statements are in use while the callback runs) and clears the last error. */
-static int enter(rp_store *s)
+/* Every entry point starts here: refuses re-entry from a query callback (the SQLite backend's
+ * cached statements are in use while the callback runs) and clears the last error. */
+int rp_store_enter(rp_store *s)
 {
     if (s->in_callback) {
-        rp_store_set_error(s, "store used from inside an audit query callback");
+        rp_store_set_error(s, "store used from inside an audit query or spend callback");
         return -1;
     }
     s->error[0] = '\0';
     return 0;
 }
 
-static int check_id(rp_store *s, const char *what, const char *id)
+int rp_store_check_id(rp_store *s, const char *what, const char *id)
 {
     if (id == NULL || id[0] == '\0') {
         rp_store_set_error(s, "%s is empty", what);
@@ -88,7 +88,7 @@ static int check_id(rp_store *s, const char *what, const char *id)
 
 int rp_store_begin(rp_store *s)
 {
-    if (s == NULL || enter(s) != 0) {
+    if (s == NULL || rp_store_enter(s) != 0) {
         return -1;
     }
     if (s->in_transaction) {
@@ -104,7 +104,7 @@ int rp_store_begin(rp_store *s)
 
 int rp_store_commit(rp_store *s)
 {
-    if (s == NULL || enter(s) != 0) {
+    if (s == NULL || rp_store_enter(s) != 0) {
         return -1;
     }
     if (!s->in_transaction) {
@@ -146,7 +146,7 @@ int rp_store_load_state(rp_store *s, const char *session_id, rp_arena *a, rp_jso
         return -1;
     }
     *state = NULL;
-    if (enter(s) != 0 || check_id(s, "session id", session_id) != 0) {
+    if (rp_store_enter(s) != 0 || rp_store_check_id(s, "session id", session_id) != 0) {
         return -1;
     }
     char *text = NULL;
@@ -173,7 +173,8 @@ int rp_store_load_state(rp_store *s, const char *session_id, rp_arena *a, rp_jso
 
 int rp_store_save_state(rp_store *s, const char *session_id, const rp_json *state)
 {
-    if (s == NULL || enter(s) != 0 || check_id(s, "session id", session_id) != 0) {
+    if (s == NULL || rp_store_enter(s) != 0 ||
+        rp_store_check_id(s, "session id", session_id) != 0) {
         return -1;
     }
     if (state == NULL || state->type != RP_JSON_OBJECT) {
@@ -189,8 +190,9 @@ int rp_store_save_state(rp_store *s, const char *session_id, const rp_json *stat
 int rp_store_put_pending(rp_store *s, const char *session_id, const char *ask_key,
                          const rp_json *updates, const rp_json *policies, int64_t now_us)
 {
-    if (s == NULL || enter(s) != 0 || check_id(s, "session id", session_id) != 0 ||
-        check_id(s, "ask key", ask_key) != 0) {
+    if (s == NULL || rp_store_enter(s) != 0 ||
+        rp_store_check_id(s, "session id", session_id) != 0 ||
+        rp_store_check_id(s, "ask key", ask_key) != 0) {
         return -1;
     }
     if (updates == NULL || updates->type != RP_JSON_ARRAY) {
@@ -222,8 +224,8 @@ int rp_store_take_pending(rp_store *s, const char *session_id, const char *ask_k
         return -1;
     }
     *updates = NULL;
-    if (enter(s) != 0 || check_id(s, "session id", session_id) != 0 ||
-        check_id(s, "ask key", ask_key) != 0) {
+    if (rp_store_enter(s) != 0 || rp_store_check_id(s, "session id", session_id) != 0 ||
+        rp_store_check_id(s, "ask key", ask_key) != 0) {
         return -1;
     }
     char *text = NULL;
@@ -263,16 +265,16 @@ static bool is_known_result(const char *result)
 
 int rp_store_audit(rp_store *s, const rp_audit_row *row)
 {
-    if (s == NULL || enter(s) != 0) {
+    if (s == NULL || rp_store_enter(s) != 0) {
         return -1;
     }
     if (row == NULL) {
         rp_store_set_error(s, "audit row is missing");
         return -1;
     }
-    if (check_id(s, "audit session id", row->session_id) != 0 ||
-        check_id(s, "audit event type", row->event_type) != 0 ||
-        check_id(s, "audit result", row->result) != 0) {
+    if (rp_store_check_id(s, "audit session id", row->session_id) != 0 ||
+        rp_store_check_id(s, "audit event type", row->event_type) != 0 ||
+        rp_store_check_id(s, "audit result", row->result) != 0) {
         return -1;
     }
     if (!is_known_result(row->result)) {
@@ -301,14 +303,14 @@ int rp_store_audit(rp_store *s, const rp_audit_row *row)
 int rp_store_audit_query(rp_store *s, const char *session_id, int64_t since_us,
                          int (*fn)(void *self, const rp_audit_row *row), void *self)
 {
-    if (s == NULL || enter(s) != 0) {
+    if (s == NULL || rp_store_enter(s) != 0) {
         return -1;
     }
     if (fn == NULL) {
         rp_store_set_error(s, "audit query without a callback");
         return -1;
     }
-    if (session_id != NULL && check_id(s, "session id", session_id) != 0) {
+    if (session_id != NULL && rp_store_check_id(s, "session id", session_id) != 0) {
         return -1;
     }
     s->in_callback = true;
@@ -319,7 +321,7 @@ int rp_store_audit_query(rp_store *s, const char *session_id, int64_t since_us,
 
 int rp_store_audit_prune(rp_store *s, int64_t before_us)
 {
-    if (s == NULL || enter(s) != 0) {
+    if (s == NULL || rp_store_enter(s) != 0) {
         return -1;
     }
     return s->ops->audit_prune(s, before_us);
@@ -328,7 +330,7 @@ int rp_store_audit_prune(rp_store *s, int64_t before_us)
 /* realpath() of dir into out (PATH_MAX bytes). */
 static int canonical_dir(rp_store *s, const char *dir, char *out)
 {
-    if (check_id(s, "directory", dir) != 0) {
+    if (rp_store_check_id(s, "directory", dir) != 0) {
         return -1;
     }
     if (realpath(dir, out) == NULL) {
@@ -341,7 +343,7 @@ static int canonical_dir(rp_store *s, const char *dir, char *out)
 int rp_store_trust(rp_store *s, const char *dir, int64_t now_us)
 {
     char canon[PATH_MAX];
-    if (s == NULL || enter(s) != 0 || canonical_dir(s, dir, canon) != 0) {
+    if (s == NULL || rp_store_enter(s) != 0 || canonical_dir(s, dir, canon) != 0) {
         return -1;
     }
     return s->ops->trust(s, canon, now_us);
@@ -353,7 +355,7 @@ int rp_store_trust(rp_store *s, const char *dir, int64_t now_us)
 int rp_store_untrust(rp_store *s, const char *dir)
 {
     char canon[PATH_MAX];
-    if (s == NULL || enter(s) != 0 || check_id(s, "directory", dir) != 0) {
+    if (s == NULL || rp_store_enter(s) != 0 || rp_store_check_id(s, "directory", dir) != 0) {
         return -1;
     }
     if (realpath(dir, canon) == NULL) {
@@ -371,7 +373,7 @@ int rp_store_untrust(rp_store *s, const char *dir)
 bool rp_store_is_trusted(rp_store *s, const char *dir)
 {
     char canon[PATH_MAX];
-    if (s == NULL || enter(s) != 0 || canonical_dir(s, dir, canon) != 0) {
+    if (s == NULL || rp_store_enter(s) != 0 || canonical_dir(s, dir, canon) != 0) {
         return false;
     }
     bool trusted = false;

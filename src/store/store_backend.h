@@ -19,6 +19,14 @@
 
 #define RP_STORE_ERROR_SIZE 1024
 
+/* A session_link row as the backend returns it (see get_link). */
+typedef struct rp_link_row {
+    const char *parent_session_id;
+    const char *root_session_id;
+    const char *user_id;
+    const char *root_user_id;
+} rp_link_row;
+
 typedef struct rp_store_ops {
     const char *name; /* "memory", "sqlite" */
     void (*close)(rp_store *s);
@@ -44,12 +52,46 @@ typedef struct rp_store_ops {
     int (*trust)(rp_store *s, const char *dir, int64_t now_us);
     int (*untrust)(rp_store *s, const char *dir);
     int (*is_trusted)(rp_store *s, const char *dir, bool *trusted);
+
+    /* ---- the spend ledger. store_ledger.c owns the rules (link resolution, validation, the
+     * transaction around a record); a backend stores and sums. Arguments are validated. ---- */
+    /* The session_link row of session_id (*found false when none) and the user_id of its root's
+     * row (NULL when the root has no row or no user). Strings copied into a. */
+    int (*get_link)(rp_store *s, const char *session_id, rp_arena *a, bool *found,
+                    rp_link_row *out);
+    /* Inserts the row, or replaces parent/root/user of the existing one (created_us kept). */
+    int (*put_link)(rp_store *s, const char *session_id, const char *parent_session_id,
+                    const char *root_session_id, const char *user_id, int64_t now_us);
+    /* Every link and per-session aggregate whose root is old_root gets new_root. */
+    int (*reroot)(rp_store *s, const char *old_root, const char *new_root);
+    /* When child has no budget yet: it claims the oldest unclaimed budget parent attached. */
+    int (*claim_budget)(rp_store *s, const char *parent_session_id, const char *child_session_id);
+    int (*usage_exists)(rp_store *s, const char *session_id, const char *record_id, bool *exists);
+    /* r's root_session_id is resolved (never NULL); user_id is the owner charged (NULL = none).
+     * Appends the row and adds it to the per-session and (with a user) per-user-day sums. */
+    int (*insert_usage)(rp_store *s, const rp_usage_record *r, const char *day);
+    int (*usage_tree)(rp_store *s, const char *root_session_id, rp_usage_totals *out);
+    int (*usage_subtree)(rp_store *s, const char *session_id, rp_usage_totals *out);
+    int (*user_spend)(rp_store *s, const char *user_id, const char *first_day, const char *last_day,
+                      rp_usage_totals *out);
+    int (*get_approval)(rp_store *s, const char *user_id, const char *period,
+                        const char *window_start, double *approved_usd);
+    /* Keeps the larger of the stored and the new value. */
+    int (*set_approval)(rp_store *s, const char *user_id, const char *period,
+                        const char *window_start, double approved_usd, int64_t now_us);
+    int (*attach_budget)(rp_store *s, const char *parent_session_id, const char *child_session_id,
+                         const char *budget_json, int64_t now_us);
+    /* The oldest budget whose child is session_id, copied into a; NULL when none. */
+    int (*session_budget)(rp_store *s, const char *session_id, rp_arena *a, char **budget_json);
+    /* Groups ordered by key (byte order). */
+    int (*spend)(rp_store *s, const rp_spend_query *q,
+                 int (*fn)(void *self, const rp_spend_row *row), void *self);
 } rp_store_ops;
 
 struct rp_store {
     const rp_store_ops *ops;
     bool in_transaction; /* between a successful begin and commit/rollback */
-    bool in_callback;    /* inside an audit_query callback: re-entry is refused */
+    bool in_callback;    /* inside an audit_query or spend callback: re-entry is refused */
     rp_buf text;         /* reused for the JSON text being written */
     rp_buf text2;        /* second value of put_pending */
     char error[RP_STORE_ERROR_SIZE];
@@ -60,6 +102,11 @@ void rp_store_base_init(rp_store *s, const rp_store_ops *ops);
 /* Frees the shared part (not s itself). */
 void rp_store_base_free(rp_store *s);
 void rp_store_set_error(rp_store *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* What every public entry point does first: refuses re-entry from a query callback and clears
+ * the last error. 0, or -1 with the error set. */
+int rp_store_enter(rp_store *s);
+/* -1 with "<what> is empty" when id is NULL or "". */
+int rp_store_check_id(rp_store *s, const char *what, const char *id);
 
 /* Backend constructors. */
 rp_store *rp_store_memory_create(void);

@@ -61,6 +61,89 @@ static const char *const migrations[] = {
     /* v2: what policies noted beyond the verdict (issue 5: a cel_policy's evaluation error,
      * recorded even when the policy abstained). */
     "ALTER TABLE audit ADD COLUMN note TEXT;\n",
+    /* v3: the spend ledger (issue 6). The v1 `usage` table was a placeholder nothing wrote.
+     * Money is integer nano-dollars (BIGINT) so sums are exact; see docs/architecture-store.md
+     * for what each table answers on the hook path. */
+    "DROP TABLE usage;\n"
+    "CREATE TABLE session_link (\n"
+    "    session_id TEXT NOT NULL PRIMARY KEY,\n"
+    "    parent_session_id TEXT,\n"        /* NULL for a root */
+    "    root_session_id TEXT NOT NULL,\n" /* itself for a root */
+    "    user_id TEXT,\n"                  /* the session's own owner */
+    "    created_us BIGINT NOT NULL\n"
+    ");\n"
+    "CREATE INDEX session_link_parent ON session_link (parent_session_id);\n"
+    "CREATE INDEX session_link_root ON session_link (root_session_id);\n"
+    "CREATE TABLE usage_row (\n"
+    "    id INTEGER PRIMARY KEY,\n"
+    "    time_us BIGINT NOT NULL,\n"
+    "    day TEXT NOT NULL,\n" /* UTC YYYY-MM-DD of time_us */
+    "    session_id TEXT NOT NULL,\n"
+    "    root_session_id TEXT NOT NULL,\n" /* as resolved when recorded */
+    "    parent_session_id TEXT,\n"
+    "    user_id TEXT,\n" /* the owner charged, NULL when none */
+    "    model TEXT,\n"
+    "    record_id TEXT,\n"
+    "    input_tokens BIGINT NOT NULL,\n"
+    "    output_tokens BIGINT NOT NULL,\n"
+    "    cache_read_input_tokens BIGINT NOT NULL,\n"
+    "    cache_creation_input_tokens BIGINT NOT NULL,\n"
+    "    priced INTEGER NOT NULL,\n" /* 1, or 0: no price and no reported cost */
+    "    cost_nusd BIGINT NOT NULL\n"
+    ");\n"
+    /* NULL record ids are distinct in both SQLite and PostgreSQL: only stated ids dedupe. */
+    "CREATE UNIQUE INDEX usage_row_record ON usage_row (session_id, record_id);\n"
+    /* For `rampart spend --user`. Reports over every user scan the rows instead: each index
+     * here costs every hook ~20 µs (bench_ledger), and the hook path reads the aggregates. */
+    "CREATE INDEX usage_row_user_day ON usage_row (user_id, day);\n"
+    "CREATE TABLE usage_session (\n"
+    "    session_id TEXT NOT NULL PRIMARY KEY,\n"
+    "    root_session_id TEXT NOT NULL,\n" /* kept equal to session_link's */
+    "    records BIGINT NOT NULL,\n"
+    "    input_tokens BIGINT NOT NULL,\n"
+    "    output_tokens BIGINT NOT NULL,\n"
+    "    cache_read_input_tokens BIGINT NOT NULL,\n"
+    "    cache_creation_input_tokens BIGINT NOT NULL,\n"
+    "    cost_nusd BIGINT NOT NULL,\n"
+    "    priced_records BIGINT NOT NULL,\n"
+    "    unpriced_records BIGINT NOT NULL,\n"
+    "    unpriced_tokens BIGINT NOT NULL,\n"
+    "    updated_us BIGINT NOT NULL\n"
+    ");\n"
+    "CREATE INDEX usage_session_root ON usage_session (root_session_id);\n"
+    "CREATE TABLE usage_user_day (\n"
+    "    user_id TEXT NOT NULL,\n"
+    "    day TEXT NOT NULL,\n"
+    "    records BIGINT NOT NULL,\n"
+    "    input_tokens BIGINT NOT NULL,\n"
+    "    output_tokens BIGINT NOT NULL,\n"
+    "    cache_read_input_tokens BIGINT NOT NULL,\n"
+    "    cache_creation_input_tokens BIGINT NOT NULL,\n"
+    "    cost_nusd BIGINT NOT NULL,\n"
+    "    priced_records BIGINT NOT NULL,\n"
+    "    unpriced_records BIGINT NOT NULL,\n"
+    "    unpriced_tokens BIGINT NOT NULL,\n"
+    "    updated_us BIGINT NOT NULL,\n"
+    "    PRIMARY KEY (user_id, day)\n"
+    ");\n"
+    "CREATE TABLE user_approval (\n"
+    "    user_id TEXT NOT NULL,\n"
+    "    period TEXT NOT NULL,\n"       /* day | week | month | quarter | year */
+    "    window_start TEXT NOT NULL,\n" /* YYYY-MM-DD */
+    "    approved_usd DOUBLE PRECISION NOT NULL,\n"
+    "    updated_us BIGINT NOT NULL,\n"
+    "    PRIMARY KEY (user_id, period, window_start)\n"
+    ");\n"
+    "CREATE TABLE subagent_budget (\n"
+    "    id INTEGER PRIMARY KEY,\n"
+    "    parent_session_id TEXT NOT NULL,\n"
+    "    child_session_id TEXT,\n" /* NULL until a child claims it */
+    "    budget TEXT NOT NULL,\n"  /* JSON object {max_cost_usd?, ask_thresholds_usd?} */
+    "    created_us BIGINT NOT NULL\n"
+    ");\n"
+    "CREATE INDEX subagent_budget_parent ON subagent_budget (parent_session_id, child_session_id,\n"
+    "    created_us);\n"
+    "CREATE INDEX subagent_budget_child ON subagent_budget (child_session_id, created_us);\n",
 };
 
 #define N_MIGRATIONS ((int)(sizeof migrations / sizeof migrations[0]))
