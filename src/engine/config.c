@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "core/buf.h"
+#include "engine/pricing.h"
 #include "engine/yaml_load.h"
 #include "policies/registry.h"
 
@@ -687,19 +688,72 @@ static void load_on_error(file_ctx *fc, const rp_json_member *m)
     error_at(fc, v, NULL, "on_error", "must be one of deny, ask, allow, got %s", got(fc, v));
 }
 
+/* One model of `pricing:` ({input, output, cache_read?, cache_write?}, USD per 1M tokens). Every
+ * problem is reported, each as pricing.<model>.<field>. Returns whether the entry is valid. */
+static bool check_price_entry(file_ctx *fc, const rp_json_member *e)
+{
+    static const char *const fields[] = {"input", "output", "cache_read", "cache_write"};
+    rp_arena *a = &fc->ci->pub.arena;
+    const rp_json *v = &e->value;
+    /* The lookup ignores surrounding blanks and gives up beyond 255 characters. */
+    if (e->key_len > 255 || strspn(e->key, " \t\r\n") == e->key_len) {
+        error_key(fc, e, NULL, "pricing", "a model id must have 1 to 255 characters, got '%.40s'",
+                  e->key);
+        return false;
+    }
+    if (v->type != RP_JSON_OBJECT) {
+        error_at(fc, v, NULL, rp_arena_sprintf(a, "pricing.%s", e->key),
+                 "must be a mapping with input and output prices (USD per 1M tokens), got %s",
+                 got(fc, v));
+        return false;
+    }
+    bool ok = true;
+    char err[160];
+    for (uint32_t i = 0; i < v->len; i++) {
+        const rp_json_member *f = &v->v.members[i];
+        if (rp_price_field_check(f->key, &f->value, err, sizeof err) == 0)
+            continue;
+        ok = false;
+        const char *param = rp_arena_sprintf(a, "pricing.%s.%s", e->key, f->key);
+        bool known = false;
+        for (size_t k = 0; k < 4; k++)
+            known = known || strcmp(f->key, fields[k]) == 0;
+        if (known)
+            error_at(fc, &f->value, NULL, param, "%s, got %s", err, got(fc, &f->value));
+        else
+            error_key(fc, f, NULL, param, "%s", err);
+    }
+    for (size_t k = 0; k < 2; k++) {
+        if (!rp_json_get(v, fields[k])) {
+            error_key(fc, e, NULL, rp_arena_sprintf(a, "pricing.%s.%s", e->key, fields[k]),
+                      "missing: give the price in USD per 1M %s tokens", fields[k]);
+            ok = false;
+        }
+    }
+    return ok;
+}
+
 static void load_pricing(file_ctx *fc, const rp_json_member *m)
 {
     const rp_json *v = &m->value;
     if (is_null(v) || !want_mapping(fc, v, NULL, "pricing"))
         return;
     config_impl *ci = fc->ci;
+    rp_arena *a = &ci->pub.arena;
     if (!ci->pricing)
-        ci->pricing = rp_json_new(&ci->pub.arena, rp_json_make_object());
-    /* Merge by top-level key: an entry from a more specific file wins. */
+        ci->pricing = rp_json_new(a, rp_json_make_object());
+    /* Merge by model: an entry from a more specific file wins. Each merged entry carries the
+     * file it came from as "source", which `rampart pricing` shows. */
     for (uint32_t i = 0; i < v->len; i++) {
         const rp_json_member *e = &v->v.members[i];
-        if (!rp_json_get(ci->pricing, e->key))
-            rp_json_object_set(&ci->pub.arena, ci->pricing, e->key, e->value);
+        if (!want_name_key(fc, e, NULL, "a model id") || !check_price_entry(fc, e))
+            continue;
+        if (rp_json_get(ci->pricing, e->key))
+            continue;
+        rp_json entry = rp_json_clone(a, &e->value);
+        rp_json_object_set(a, &entry, "source",
+                           rp_json_make_string(a, rp_arena_sprintf(a, "config: %s", fc->file)));
+        rp_json_object_set(a, ci->pricing, e->key, entry);
     }
 }
 

@@ -371,7 +371,7 @@ static void test_settings(void **state)
          "state_dir: /var/lib/rampart\n"
          "on_error: ASK\n"
          "audit: {retention_days: 0}\n"
-         "pricing: {gpt-x: {input: 1.5}}\n"
+         "pricing: {gpt-x: {input: 1.5, output: 6}}\n"
          "subagents:\n"
          "  purposes: {Explore: research, general-purpose: coding}\n"
          "  default_cost_budget: 2.5\n"
@@ -553,14 +553,14 @@ static void test_stack_order_and_levels(void **state)
     write_file(project, "policies:\n  loop: {handler: detect_loop, factory_params: {window: 1}}\n");
     write_file(user, "on_error: ask\n"
                      "hosts: {codex: {deadline_ms: 100}}\n"
-                     "pricing: {a: 1}\n"
+                     "pricing: {a: {input: 1, output: 1}}\n"
                      "policies:\n"
                      "  loop: {handler: detect_loop, factory_params: {window: 2}}\n"
                      "  calls: {handler: max_tool_calls_per_session}\n");
     write_file(sys, "on_error: allow\n"
                     "user: sys-user\n"
                     "hosts: {codex: {deadline_ms: 900, allow_overrides: true}}\n"
-                    "pricing: {a: 2, b: 3}\n"
+                    "pricing: {a: {input: 2, output: 2}, b: {input: 3, output: 3}}\n"
                     "audit: {retention_days: 7}\n"
                     "policies:\n"
                     "  loop: {handler: detect_loop, factory_params: {window: 3}}\n");
@@ -587,8 +587,8 @@ static void test_stack_order_and_levels(void **state)
     assert_int_equal(C->audit_retention_days, 7);
     assert_int_equal(rp_config_host(C, "codex")->deadline_ms, 100);
     assert_true(rp_config_host(C, "codex")->allow_overrides);
-    assert_int_equal(rp_json_get(C->pricing, "a")->v.i, 1);
-    assert_int_equal(rp_json_get(C->pricing, "b")->v.i, 3);
+    assert_int_equal(rp_json_path(C->pricing, "a.input")->v.i, 1);
+    assert_int_equal(rp_json_path(C->pricing, "b.input")->v.i, 3);
     assert_int_equal(C->n_files, 3);
     assert_string_equal(C->files[2], sys);
     char source[PATH_MAX + 8];
