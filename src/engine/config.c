@@ -976,11 +976,72 @@ static void load_text(config_impl *ci, const char *name, const char *text, size_
     add_file(ci, fc.file);
 }
 
+/* ---- checks over the whole stack ---- */
+
+/* The diagnostic's position from a slot's "file:line" source. */
+static void slot_position(rp_arena *a, const rp_policy_slot *s, const char **file, int *line)
+{
+    const char *colon = s->source ? strrchr(s->source, ':') : NULL;
+    *file = s->source;
+    *line = 0;
+    if (colon && colon[1] >= '0' && colon[1] <= '9') {
+        *file = rp_arena_strndup(a, s->source, (size_t)(colon - s->source));
+        *line = atoi(colon + 1);
+    }
+}
+
+/* Issue 6 (the seed's rule): one per-user budget over the whole stack of files. Two
+ * user_period_cost_budget policies, or one next to user_daily_cost_budget, would share one
+ * approval store per user and window and contradict each other; a daily limit is `period: day`. */
+static void check_user_cost_budgets(config_impl *ci)
+{
+    rp_engine *e = &ci->pub.engine;
+    const rp_policy_slot *first_period = NULL, *first_daily = NULL;
+    for (size_t i = 0; i < e->n_slots; i++) {
+        const rp_policy_slot *s = &e->slots[i];
+        if (s->type == NULL)
+            continue;
+        bool period = strcmp(s->type->name, "user_period_cost_budget") == 0;
+        bool daily = strcmp(s->type->name, "user_daily_cost_budget") == 0;
+        if (!period && !daily)
+            continue;
+        const rp_policy_slot *other = period ? (first_period ? first_period : first_daily)
+                                             : (first_period ? first_period : NULL);
+        if (other != NULL) {
+            const char *file;
+            int line;
+            rp_buf b = {0};
+            slot_position(&ci->pub.arena, s, &file, &line);
+            if (period && strcmp(other->type->name, "user_period_cost_budget") == 0)
+                rp_buf_printf(&b,
+                              "only one user_period_cost_budget is allowed in the whole config "
+                              "stack; '%s' is already declared at %s (stacking periods, e.g. "
+                              "weekly + monthly, is not supported; to limit daily spend use "
+                              "period: day)",
+                              other->name, other->source ? other->source : "?");
+            else
+                rp_buf_printf(&b,
+                              "user_period_cost_budget and user_daily_cost_budget cannot be "
+                              "combined ('%s' at %s, '%s' at %s); use one "
+                              "user_period_cost_budget with period: day for a daily limit",
+                              other->name, other->source ? other->source : "?", s->name,
+                              s->source ? s->source : "?");
+            add_diag(ci, file, line, 0, s->name, NULL, false, b.data);
+            rp_buf_free(&b);
+        }
+        if (period && first_period == NULL)
+            first_period = s;
+        if (daily && first_daily == NULL)
+            first_daily = s;
+    }
+}
+
 /* Copies what was merged while loading into the public fields. */
 static void config_finish(config_impl *ci)
 {
     rp_config *cfg = &ci->pub;
     rp_arena *a = &cfg->arena;
+    check_user_cost_budgets(ci);
     cfg->pricing = ci->pricing;
     size_t n = 0;
     for (size_t i = 0; i < N_HOSTS; i++)

@@ -15,6 +15,10 @@ static const rp_policy_type *const builtins[] = {
     &rp_policy_max_tool_calls_per_session,
     &rp_policy_block_skills,
     &rp_policy_detect_loop,
+    &rp_policy_cost_budget,
+    &rp_policy_user_daily_cost_budget,
+    &rp_policy_user_period_cost_budget, /* rampart's, next to its daily sibling */
+    &rp_policy_subagent_cost_budget,
     &rp_policy_github_policy,
     &rp_policy_block_working_dir_changes,
     &rp_policy_blast_radius,
