@@ -9,6 +9,7 @@ for b in "$build"/bench_*; do
     echo "== $name"
     case $name in
         bench_hook) "$b" "$build"/rampart examples/rampart.yaml 300 ;;
+        bench_cost) "$b" "$build"/rampart 300 ;;
         *) "$b" ;;
     esac
 done

@@ -27,7 +27,8 @@ add_test(NAME conformance.permissions
 
 # End-to-end scripts: each takes the binary and the source directory, prints
 # "<name>: N passed, M failed" and exits non-zero on failure.
-foreach(script eval_cli concurrency demo import_claude_code cel_cli cel_policy)
+foreach(script eval_cli concurrency demo import_claude_code cel_cli cel_policy pricing_cli
+               cost_policies cost_ledger)
   add_test(NAME e2e.${script}
            COMMAND bash ${CMAKE_SOURCE_DIR}/tests/e2e/${script}.sh
                    $<TARGET_FILE:rampart> ${CMAKE_SOURCE_DIR})
@@ -39,6 +40,13 @@ if(TARGET store_hammer AND EXISTS ${CMAKE_SOURCE_DIR}/tests/e2e/store_concurrenc
            COMMAND bash ${CMAKE_SOURCE_DIR}/tests/e2e/store_concurrency.sh
                    $<TARGET_FILE:store_hammer>)
 endif()
+
+# `rampart spend` over a SQLite store filled by `rampart usage record`.
+add_test(NAME e2e.spend_cli
+         COMMAND bash ${CMAKE_SOURCE_DIR}/tests/e2e/spend_cli.sh
+                 $<TARGET_FILE:rampart> ${CMAKE_SOURCE_DIR})
+set_tests_properties(e2e.spend_cli PROPERTIES
+  ENVIRONMENT "XDG_CONFIG_HOME=${CMAKE_BINARY_DIR}/e2e-home/config;XDG_STATE_HOME=${CMAKE_BINARY_DIR}/e2e-home/state")
 
 # Every test gets a private, throw-away environment: no test may read or write the developer's
 # real state or configuration.

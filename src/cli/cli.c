@@ -12,8 +12,8 @@
 #include "core/clock.h"
 
 static const rp_cli_command *const commands[] = {
-    &rp_cmd_eval,  &rp_cmd_validate, &rp_cmd_policies, &rp_cmd_log,
-    &rp_cmd_trust, &rp_cmd_import,   &rp_cmd_cel,
+    &rp_cmd_eval,   &rp_cmd_validate, &rp_cmd_policies, &rp_cmd_log,   &rp_cmd_trust,
+    &rp_cmd_import, &rp_cmd_cel,      &rp_cmd_usage,    &rp_cmd_spend, &rp_cmd_pricing,
 };
 
 const rp_cli_command *const *rp_cli_commands(size_t *count)

@@ -32,6 +32,9 @@ extern const rp_cli_command rp_cmd_log;
 extern const rp_cli_command rp_cmd_trust;
 extern const rp_cli_command rp_cmd_import;
 extern const rp_cli_command rp_cmd_cel;
+extern const rp_cli_command rp_cmd_usage;
+extern const rp_cli_command rp_cmd_spend;
+extern const rp_cli_command rp_cmd_pricing;
 
 /* Every command, in the order `rampart --help` lists them. */
 const rp_cli_command *const *rp_cli_commands(size_t *count);

@@ -10,6 +10,7 @@
 
 #include "core/clock.h"
 #include "engine/session.h"
+#include "engine/session_cost.h"
 
 static const char *default_session = "default";
 
@@ -42,13 +43,26 @@ static void write_fail_closed(const rp_config *cfg, rp_buf *out, const char *why
     rp_decision_write_json(out, &d);
 }
 
-static void evaluate(const rp_config *cfg, const rp_session_opts *opts, const rp_event *ev,
-                     const rp_json *state, rp_eval_ctx *ctx, rp_decision *d)
+/* engine: the config's, or (stateful) the config's plus the session's sub-agent budget. */
+static void evaluate(const rp_config *cfg, const rp_engine *engine, const rp_session_opts *opts,
+                     const rp_event *ev, const rp_json *state, rp_eval_ctx *ctx, rp_decision *d)
 {
     if (opts->single_policy && cfg->engine.n_slots > 0)
         rp_engine_evaluate_one(&cfg->engine.slots[0], ev, state, ctx, d);
     else
-        rp_engine_evaluate(&cfg->engine, ev, state, ctx, d);
+        rp_engine_evaluate(engine, ev, state, ctx, d);
+}
+
+/* A decision made before any policy ran (a dispatch whose cost_budget is invalid). */
+static void deny_early(rp_decision *d, const char *reason)
+{
+    static const char *const who[] = {"__subagent_cost_budget"};
+    memset(d, 0, sizeof *d);
+    d->result = RP_DENY;
+    d->reason = reason;
+    d->policies = (const char **)who;
+    d->n_policies = 1;
+    d->labels = rp_json_make_object();
 }
 
 static rp_json updates_to_json(rp_arena *a, const rp_state_update *u, size_t n)
@@ -72,9 +86,9 @@ static rp_json updates_to_json(rp_arena *a, const rp_state_update *u, size_t n)
  * stored — a SET of a window computed at ASK time would wipe whatever happened since — but the
  * call (rebuilt from the result's request_data) is evaluated again on the current state and that
  * pass's updates apply, as the reference re-evaluates after an approval. */
-static int apply_approved_pending(const rp_config *cfg, const rp_session_opts *opts,
-                                  const char *sid, const rp_event *ev, rp_eval_ctx *ctx,
-                                  rp_json **state, char *err, size_t err_size)
+static int apply_approved_pending(const rp_config *cfg, const rp_engine *engine,
+                                  const rp_session_opts *opts, const char *sid, const rp_event *ev,
+                                  rp_eval_ctx *ctx, rp_json **state, char *err, size_t err_size)
 {
     rp_store *store = opts->store;
     rp_arena *a = ctx->arena;
@@ -103,7 +117,7 @@ static int apply_approved_pending(const rp_config *cfg, const rp_session_opts *o
         return 0;
 
     rp_decision d;
-    evaluate(cfg, opts, &call_ev, *state, ctx, &d);
+    evaluate(cfg, engine, opts, &call_ev, *state, ctx, &d);
     const rp_json *after = d.result == RP_ASK ? d.approved_state : d.new_state;
     if (after != NULL)
         *state = rp_json_new(a, *after);
@@ -136,7 +150,7 @@ static void audit(rp_store *store, const char *sid, const rp_event *ev, const rp
 }
 
 static rp_session_status eval_stateful(const rp_config *cfg, const rp_session_opts *opts,
-                                       const rp_event *ev, rp_eval_ctx *ctx, rp_buf *out,
+                                       rp_json *root, rp_event *ev, rp_eval_ctx *ctx, rp_buf *out,
                                        char *err, size_t err_size)
 {
     rp_store *store = opts->store;
@@ -144,15 +158,27 @@ static rp_session_status eval_stateful(const rp_config *cfg, const rp_session_op
     const char *sid = ev->session_id && ev->session_id[0] ? ev->session_id : default_session;
     rp_json *state = NULL;
     rp_decision d;
+    rp_cost_ctx cost;
+    memset(&cost, 0, sizeof cost);
 
     if (rp_store_begin(store) != 0)
         goto store_failed;
     if (rp_store_load_state(store, sid, a, &state) != 0)
         goto store_failed_rollback;
-    if (apply_approved_pending(cfg, opts, sid, ev, ctx, &state, err, err_size) != 0)
+    int prep = rp_cost_prepare(cfg, opts, sid, root, ev, state, ctx, &cost, err, err_size);
+    if (prep == -2) {
+        rp_store_rollback(store);
+        return RP_SESSION_BAD_EVENT;
+    }
+    if (prep != 0)
+        goto store_failed_rollback;
+    if (apply_approved_pending(cfg, cost.engine, opts, sid, ev, ctx, &state, err, err_size) != 0)
         goto store_failed_rollback;
 
-    evaluate(cfg, opts, ev, state, ctx, &d);
+    if (cost.deny_reason != NULL)
+        deny_early(&d, cost.deny_reason);
+    else
+        evaluate(cfg, cost.engine, opts, ev, state, ctx, &d);
 
     const rp_json *to_save = d.new_state;
     if (d.result == RP_ASK) {
@@ -178,6 +204,8 @@ static rp_session_status eval_stateful(const rp_config *cfg, const rp_session_op
     /* A pending approval may have changed the state even when the engine changed nothing. */
     if (to_save == NULL && ev->type == RP_EV_TOOL_RESULT)
         to_save = state;
+    if (rp_cost_finish(cfg, opts, sid, ev, &d, &cost, &to_save, ctx, err, err_size) != 0)
+        goto store_failed_rollback;
     if (to_save != NULL && rp_store_save_state(store, sid, to_save) != 0)
         goto store_failed_rollback;
     if (opts->audit)
@@ -240,13 +268,13 @@ rp_session_status rp_session_eval(const rp_config *cfg, const rp_session_opts *o
             write_fail_closed(cfg, out, err);
             status = RP_SESSION_STORE_ERROR;
         } else if (opts->store != NULL) {
-            status = eval_stateful(cfg, opts, &ev, &ctx, out, err, err_size);
+            status = eval_stateful(cfg, opts, root, &ev, &ctx, out, err, err_size);
         } else {
             static const rp_json empty_object = {.type = RP_JSON_OBJECT};
-            const rp_json *state = rp_json_is_object(ev.session_state) ? ev.session_state
-                                                                       : &empty_object;
+            const rp_json *state =
+                rp_json_is_object(ev.session_state) ? ev.session_state : &empty_object;
             rp_decision d;
-            evaluate(cfg, opts, &ev, state, &ctx, &d);
+            evaluate(cfg, &cfg->engine, opts, &ev, state, &ctx, &d);
             rp_decision_write_json(out, &d);
         }
     }

@@ -17,12 +17,12 @@ typedef enum rp_on_ask {
 } rp_on_ask;
 
 typedef struct rp_session_opts {
-    rp_store *store;        /* NULL = stateless: the event's own session_state is the snapshot */
+    rp_store *store; /* NULL = stateless: the event's own session_state is the snapshot */
     rp_on_ask on_ask;
-    const rp_fs_view *fs;   /* NULL = real filesystem */
-    bool single_policy;     /* evaluate only the first slot and report ABSTAIN as such */
-    bool audit;             /* write an audit row per decision (stateful only) */
-    rp_arena *arena;        /* optional scratch arena, reset per event (hot loops); NULL = own */
+    const rp_fs_view *fs; /* NULL = real filesystem */
+    bool single_policy;   /* evaluate only the first slot and report ABSTAIN as such */
+    bool audit;           /* write an audit row per decision (stateful only) */
+    rp_arena *arena;      /* optional scratch arena, reset per event (hot loops); NULL = own */
     /* Stateful evaluation was asked for but the store could not be opened: every well-formed
      * event gets the config's on_error decision with this text, as a mid-stream store failure
      * would (RP_SESSION_STORE_ERROR). NULL otherwise. */
@@ -34,11 +34,14 @@ typedef struct rp_session_opts {
     /* Where policies' warnings go (rp_eval_ctx.warn); NULL = nowhere. */
     void (*warn)(void *self, const char *policy, const char *message);
     void *warn_self;
+    /* The price table for usage an llm_response reports (rp_pricing_build over cfg->pricing).
+     * NULL = built per event when needed; a caller evaluating many events builds it once. */
+    const struct rp_pricing *pricing;
 } rp_session_opts;
 
 typedef enum rp_session_status {
     RP_SESSION_OK = 0,
-    RP_SESSION_BAD_EVENT = 1, /* malformed JSON or not an object: err says why */
+    RP_SESSION_BAD_EVENT = 1, /* malformed JSON, not an object, or unreadable usage: err says why */
     RP_SESSION_STORE_ERROR = 2 /* the store failed: the decision is the config's on_error */
 } rp_session_status;
 

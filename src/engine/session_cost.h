@@ -1,0 +1,61 @@
+/* session_cost.h — the spend ledger around one stateful evaluation (issue 6; private to
+ * src/engine/session.c).
+ *
+ * Before the engine runs, inside the store transaction: the session is linked into its spawn
+ * tree, an llm_response's usage is recorded, and the context blocks the cost policies read are
+ * filled from the ledger (context.usage for the whole tree, subtree_usage, user_daily_cost,
+ * user_period_cost), and the tree-wide approval keys are seeded from the root session.
+ * After it: approvals are routed out of the session state (per-user-per-window ones to the
+ * store, tree-wide ones to the root) and a dispatch's sub-agent budget is attached.
+ * The engine and the policies stay pure: this file is the I/O edge. */
+#ifndef RAMPART_ENGINE_SESSION_COST_H
+#define RAMPART_ENGINE_SESSION_COST_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "engine/config.h"
+#include "engine/period.h"
+#include "engine/pricing.h"
+#include "engine/session.h"
+#include "store/store.h"
+
+typedef struct rp_cost_ctx {
+    bool linked;          /* the ledger was consulted for this event */
+    rp_session_link link; /* valid when linked */
+    const char *owner;    /* the spend owner, NULL when none */
+    char today[RP_DAY_KEY_SIZE];
+    bool has_period; /* a user_period_cost_budget is configured */
+    rp_period period;
+    char window_start[RP_DAY_KEY_SIZE];
+    /* The tree-wide approval keys as seeded from the root (NULL = absent there). */
+    const rp_json *seeded_cost_approved;
+    const rp_json *seeded_unpriced_approved;
+    /* The engine for this event: the config's, or a copy with the sub-agent budget appended. */
+    const rp_engine *engine;
+    /* Set when the event must be denied before any policy runs (a dispatch with an invalid
+     * cost_budget); the reason, in the arena. */
+    const char *deny_reason;
+    /* A dispatch's validated cost_budget, attached to the next child after the decision. */
+    bool has_dispatch_budget;
+    rp_json dispatch_budget;
+    /* The appended sub-agent budget instance, destroyed after the event when its type needs. */
+    const rp_policy_type *budget_type;
+    void *budget_instance;
+} rp_cost_ctx;
+
+/* Runs before the engine. *root is the parsed event (its context may be rewritten), *ev is
+ * re-derived from it, *state is the loaded snapshot (tree-wide keys may be seeded into it).
+ * Returns 0; -1 with err set when the store failed (the caller fails closed); -2 with err set
+ * when the event itself is malformed (an llm_response whose usage cannot be read). */
+int rp_cost_prepare(const rp_config *cfg, const rp_session_opts *opts, const char *sid,
+                    rp_json *root, rp_event *ev, rp_json *state, rp_eval_ctx *ctx, rp_cost_ctx *cc,
+                    char *err, size_t err_size);
+
+/* Runs after the engine, before the state is saved. *to_save (may be NULL = unchanged) is
+ * replaced by a copy without the routed keys when it has any. Returns 0 or -1 with err. */
+int rp_cost_finish(const rp_config *cfg, const rp_session_opts *opts, const char *sid,
+                   const rp_event *ev, const rp_decision *d, rp_cost_ctx *cc,
+                   const rp_json **to_save, rp_eval_ctx *ctx, char *err, size_t err_size);
+
+#endif
