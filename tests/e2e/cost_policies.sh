@@ -191,6 +191,24 @@ RAMPART_NOW=2026-01-01T12:00:00Z decide "$TMP/week.yaml" "$(tool_call w1 gina cl
 expect "Sunday's spend is last week; this week (Mon 2025-12-29 ..) is \$260" ASK \
     "monthly_budget: gina's spend this week \$260.00 passed the \$250.00 weekly warning threshold (weekly limit \$500.00). Continue?"
 
+# Every period at its boundaries: $300 one microsecond before the window, $260 at its first
+# microsecond; evaluated at the window's last second, only the $260 counts.
+# period  before-window            window-start             evaluated-at           words
+while read -r period before start at phrase adj; do
+    SD=$TMP/state-$period
+    sed "s/period: month .*/period: $period/" "$TMP/month.yaml" >"$TMP/at-$period.yaml"
+    RAMPART_NOW=$before record b1 kim 300
+    RAMPART_NOW=$start record b1 kim 260
+    RAMPART_NOW=$at decide "$TMP/at-$period.yaml" "$(tool_call b1 kim claude-opus-4-5)" --on-ask decline
+    expect "$period window from $start: asked at \$260" ASK \
+        "monthly_budget: kim's spend ${phrase//_/ } \$260.00 passed the \$250.00 $adj warning threshold ($adj limit \$500.00). Continue?"
+done <<'PERIODS'
+day     2028-02-28T23:59:59.999999Z 2028-02-29T00:00:00Z 2028-02-29T23:59:59Z today        daily
+month   2028-01-31T23:59:59.999999Z 2028-02-01T00:00:00Z 2028-02-29T23:59:59Z this_month   monthly
+quarter 2028-03-31T23:59:59.999999Z 2028-04-01T00:00:00Z 2028-06-30T23:59:59Z this_quarter quarterly
+year    2027-12-31T23:59:59.999999Z 2028-01-01T00:00:00Z 2028-12-31T23:59:59Z this_year    yearly
+PERIODS
+
 # ---- 6. Sub-agents: a dispatch's cost_budget, the owner of an unowned child ----
 SD=$TMP/state-sub
 cat >"$TMP/sub.yaml" <<'YAML'
