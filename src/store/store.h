@@ -83,6 +83,10 @@ bool rp_store_is_trusted(rp_store *s, const char *dir);
  */
 
 #define RP_NUSD_PER_USD 1000000000LL
+/* Per-record bounds that keep every sum exact in 64 bits (rp_store_record_usage refuses more;
+ * usage readers check or clamp to them first). */
+#define RP_USAGE_MAX_TOKENS    1000000000000LL    /* 1e12 per count */
+#define RP_USAGE_MAX_COST_NUSD 1000000000000000LL /* $1,000,000 */
 
 /* A session's place in a spawn tree and its owner. */
 typedef struct rp_session_link {
@@ -90,7 +94,7 @@ typedef struct rp_session_link {
     const char *parent_session_id; /* NULL for a root session */
     const char *root_session_id;   /* never NULL once resolved (a root is its own root) */
     const char *user_id;           /* the session's own owner, NULL when unknown */
-    const char *owner_id;          /* user_id, else the root session's owner; NULL when none */
+    const char *owner_id;          /* the root session's owner, else user_id; NULL when none */
 } rp_session_link;
 
 /* Records what an event says about a session and returns the resolved link (strings in a).
@@ -129,7 +133,9 @@ typedef struct rp_usage_record {
 } rp_usage_record;
 
 /* Appends the row and updates the per-session and per-user-per-day aggregates (the user is the
- * record's user_id, else the session's owner; no owner → no per-user row). *duplicate (may be
+ * session's owner — its root's owner, else its own first known user, which the record's user_id
+ * sets when it is the first — never a different user_id of a later record; no owner → no
+ * per-user row). *duplicate (may be
  * NULL) says the record_id was already recorded and nothing changed. Links the session first
  * (as rp_store_link_session) when parent/root/user are given or the session is new.
  * The duplicate check comes first: a duplicate links nothing either. Counts must be in

@@ -64,6 +64,10 @@ typedef struct rp_store_ops {
                     const char *root_session_id, const char *user_id, int64_t now_us);
     /* Every link and per-session aggregate whose root is old_root gets new_root. */
     int (*reroot)(rp_store *s, const char *old_root, const char *new_root);
+    /* The tree of root now has an owner: its usage rows charged to no one are charged to owner
+     * (the rows, and owner's per-day sums), so spend recorded before the owner was known
+     * counts against the owner's budgets. */
+    int (*adopt_rows)(rp_store *s, const char *root, const char *owner, int64_t now_us);
     /* When child has no budget yet: it claims the oldest unclaimed budget parent attached. */
     int (*claim_budget)(rp_store *s, const char *parent_session_id, const char *child_session_id);
     int (*usage_exists)(rp_store *s, const char *session_id, const char *record_id, bool *exists);

@@ -27,8 +27,8 @@
 /* Per-record bounds. Sums stay exact 64-bit integers for any realistic ledger (9e18 / 1e15 is
  * nine thousand records at the maximum cost each); SQLite would silently turn an overflowing
  * integer sum into a float. */
-#define MAX_TOKENS     1000000000000LL      /* 1e12 per count per record */
-#define MAX_COST_NUSD  1000000000000000LL   /* $1,000,000 per record */
+#define MAX_TOKENS     RP_USAGE_MAX_TOKENS
+#define MAX_COST_NUSD  RP_USAGE_MAX_COST_NUSD
 #define MAX_TIME_US    253402300799999999LL /* 9999-12-31T23:59:59.999999Z */
 #define MAX_LINK_DEPTH 256                  /* ancestors walked by the cycle check */
 
@@ -163,6 +163,17 @@ static int link_in_tx(rp_store *s, const char *sid, const char *parent, const ch
     if (same(root, sid)) {
         root = NULL; /* "I am a root" is what an unlinked session is anyway; a parent decides */
     }
+    if (parent == NULL && root != NULL) {
+        /* A sub-agent named as the root is the nearest ancestor known: linking under the true
+         * root instead would put this session outside that sub-agent's subtree (and budget). */
+        const char *true_root = NULL;
+        if (root_of(s, root, a, &true_root) != 0) {
+            return -1;
+        }
+        if (strcmp(true_root, root) != 0) {
+            parent = root;
+        }
+    }
 
     bool found = false;
     rp_link_row cur = {0};
@@ -173,6 +184,8 @@ static int link_in_tx(rp_store *s, const char *sid, const char *parent, const ch
     const char *new_root = found ? cur.root_session_id : sid;
     const char *new_user = found ? cur.user_id : NULL;
     const char *root_user = found ? cur.root_user_id : NULL;
+    const char *old_owner =
+        found ? (cur.root_user_id != NULL ? cur.root_user_id : cur.user_id) : NULL;
     bool changed = !found, rerooted = false, joined = false;
 
     if (new_user == NULL && user != NULL) {
@@ -233,7 +246,16 @@ static int link_in_tx(rp_store *s, const char *sid, const char *parent, const ch
     out->parent_session_id = new_parent != NULL ? rp_arena_strdup(a, new_parent) : NULL;
     out->root_session_id = rp_arena_strdup(a, new_root);
     out->user_id = new_user != NULL ? rp_arena_strdup(a, new_user) : NULL;
-    const char *owner = new_user != NULL ? new_user : root_user;
+    /* A spawn tree's spend belongs to whoever owns its root: a sub-agent that names another
+     * user (or a different spelling of one) must not move spend off its root's owner. */
+    const char *owner = root_user != NULL ? root_user : new_user;
+    /* The tree just got an owner (its root named one, or this session, with rows of its own or
+     * of sessions linked under it, joined an owned tree): spend recorded while it had none is
+     * charged now, or the owner's daily and period budgets would never count it. */
+    if (owner != NULL && ((found && old_owner == NULL) || rerooted) &&
+        s->ops->adopt_rows(s, new_root, owner, now_us) != 0) {
+        return -1;
+    }
     out->owner_id = owner != NULL ? rp_arena_strdup(a, owner) : NULL;
     return 0;
 }
@@ -321,7 +343,9 @@ static int record_in_tx(rp_store *s, const rp_usage_record *r, bool *duplicate)
         rp_usage_record row = *r;
         row.parent_session_id = link.parent_session_id;
         row.root_session_id = link.root_session_id;
-        row.user_id = stated(r->user_id) != NULL ? r->user_id : link.owner_id;
+        /* The session's owner, not what this record says: a per-record user would let a host
+         * (or an agent writing usage lines) spread one session's spend over many "users". */
+        row.user_id = link.owner_id != NULL ? link.owner_id : stated(r->user_id);
         row.model = stated(r->model);
         row.record_id = record_id;
         if (!row.priced) {

@@ -494,6 +494,20 @@ static int mem_reroot(rp_store *s, const char *old_root, const char *new_root)
     return 0;
 }
 
+static int mem_adopt_rows(rp_store *s, const char *root, const char *owner, int64_t now_us)
+{
+    (void)now_us;
+    memory_store *m = mem(s);
+    for (size_t i = 0; i < m->n_usage; i++) {
+        mem_usage *u = &m->usage[i];
+        mem_link *l = find_link(m, u->r.session_id);
+        if (u->r.user_id == NULL && l != NULL && strcmp(l->root, root) == 0) {
+            u->r.user_id = dup_or_null(owner);
+        }
+    }
+    return 0;
+}
+
 static mem_budget *child_budget(memory_store *m, const char *child)
 {
     mem_budget *best = NULL;
@@ -805,6 +819,7 @@ static const rp_store_ops memory_ops = {
     .get_link = mem_get_link,
     .put_link = mem_put_link,
     .reroot = mem_reroot,
+    .adopt_rows = mem_adopt_rows,
     .claim_budget = mem_claim_budget,
     .usage_exists = mem_usage_exists,
     .insert_usage = mem_insert_usage,

@@ -58,6 +58,9 @@ enum stmt_id {
     ST_PUT_LINK,
     ST_REROOT_LINKS,
     ST_REROOT_SESSIONS,
+    ST_REROOT_ROWS,
+    ST_ADOPT_DAYS,
+    ST_ADOPT_ROWS,
     ST_CLAIM_BUDGET,
     ST_USAGE_EXISTS,
     ST_INSERT_USAGE,
@@ -156,6 +159,34 @@ static const char *const stmt_sql[ST_COUNT] = {
     [ST_REROOT_LINKS] = "UPDATE session_link SET root_session_id = ?2 WHERE root_session_id = ?1",
     [ST_REROOT_SESSIONS] = "UPDATE usage_session SET root_session_id = ?2 "
                            "WHERE root_session_id = ?1",
+    /* Rare (a session seen before its parent joins the tree): a scan of the rows is fine. */
+    [ST_REROOT_ROWS] = "UPDATE usage_row SET root_session_id = ?2 WHERE root_session_id = ?1",
+    /* Spend recorded before the tree had an owner: add it to the owner's days, then mark it. */
+    [ST_ADOPT_DAYS] =
+        "INSERT INTO usage_user_day (user_id, day, records, input_tokens, output_tokens, "
+        "cache_read_input_tokens, cache_creation_input_tokens, cost_nusd, priced_records, "
+        "unpriced_records, unpriced_tokens, updated_us) "
+        "SELECT CAST(?2 AS TEXT), day, count(*), sum(input_tokens), sum(output_tokens), "
+        "sum(cache_read_input_tokens), sum(cache_creation_input_tokens), sum(cost_nusd), "
+        "sum(priced), sum(1 - priced), sum(CASE WHEN priced = 0 THEN input_tokens + "
+        "output_tokens + cache_read_input_tokens + cache_creation_input_tokens ELSE 0 END), "
+        "CAST(?3 AS BIGINT) FROM usage_row WHERE user_id IS NULL AND session_id IN "
+        "(SELECT session_id FROM session_link WHERE root_session_id = ?1) GROUP BY day "
+        "ON CONFLICT (user_id, day) DO UPDATE SET "
+        "records = usage_user_day.records + excluded.records, "
+        "input_tokens = usage_user_day.input_tokens + excluded.input_tokens, "
+        "output_tokens = usage_user_day.output_tokens + excluded.output_tokens, "
+        "cache_read_input_tokens = usage_user_day.cache_read_input_tokens + "
+        "excluded.cache_read_input_tokens, "
+        "cache_creation_input_tokens = usage_user_day.cache_creation_input_tokens + "
+        "excluded.cache_creation_input_tokens, "
+        "cost_nusd = usage_user_day.cost_nusd + excluded.cost_nusd, "
+        "priced_records = usage_user_day.priced_records + excluded.priced_records, "
+        "unpriced_records = usage_user_day.unpriced_records + excluded.unpriced_records, "
+        "unpriced_tokens = usage_user_day.unpriced_tokens + excluded.unpriced_tokens, "
+        "updated_us = excluded.updated_us",
+    [ST_ADOPT_ROWS] = "UPDATE usage_row SET user_id = ?2 WHERE user_id IS NULL AND session_id IN "
+                      "(SELECT session_id FROM session_link WHERE root_session_id = ?1)",
     [ST_CLAIM_BUDGET] = "UPDATE subagent_budget SET child_session_id = ?2 WHERE id = "
                         "(SELECT id FROM subagent_budget WHERE parent_session_id = ?1 AND "
                         "child_session_id IS NULL ORDER BY created_us, id LIMIT 1) "
@@ -187,10 +218,11 @@ static const char *const stmt_sql[ST_COUNT] = {
     [ST_USAGE_TREE] = "SELECT " AGGREGATE_COLUMNS " FROM usage_session "
                       "WHERE root_session_id = ?1",
     /* CROSS JOIN fixes the join order: walk the links first, then look each session up. */
-    [ST_USAGE_SUBTREE] = "WITH RECURSIVE sub(id) AS (SELECT ?1 UNION SELECT l.session_id "
-                         "FROM session_link l JOIN sub ON l.parent_session_id = sub.id) "
-                         "SELECT " AGGREGATE_COLUMNS " FROM sub CROSS JOIN usage_session u "
-                         "ON u.session_id = sub.id",
+    [ST_USAGE_SUBTREE] =
+        "WITH RECURSIVE sub(id) AS (SELECT CAST(?1 AS TEXT) UNION SELECT l.session_id "
+        "FROM session_link l JOIN sub ON l.parent_session_id = sub.id) "
+        "SELECT " AGGREGATE_COLUMNS " FROM sub CROSS JOIN usage_session u "
+        "ON u.session_id = sub.id",
     [ST_USER_SPEND] = "SELECT " AGGREGATE_COLUMNS " FROM usage_user_day "
                       "WHERE user_id = ?1 AND day >= ?2 AND day <= ?3",
     [ST_GET_APPROVAL] = "SELECT approved_usd FROM user_approval WHERE user_id = ?1 AND "
@@ -222,7 +254,7 @@ static const char *const spend_key_sql[SPEND_GROUPS] = {
 };
 
 static const char spend_sql_format[] =
-    "WITH RECURSIVE sub(id) AS (SELECT ?2 WHERE ?2 IS NOT NULL UNION "
+    "WITH RECURSIVE sub(id) AS (SELECT CAST(?2 AS TEXT) WHERE ?2 IS NOT NULL UNION "
     "SELECT l.session_id FROM session_link l JOIN sub ON l.parent_session_id = sub.id) "
     "SELECT %s AS k, COUNT(*), COALESCE(SUM(input_tokens), 0), COALESCE(SUM(output_tokens), 0), "
     "COALESCE(SUM(cache_read_input_tokens), 0), COALESCE(SUM(cache_creation_input_tokens), 0), "
@@ -759,11 +791,30 @@ static int sq_put_link(rp_store *s, const char *session_id, const char *parent_s
 static int sq_reroot(rp_store *s, const char *old_root, const char *new_root)
 {
     sqlite_store *q = sq(s);
-    enum stmt_id ids[] = {ST_REROOT_LINKS, ST_REROOT_SESSIONS};
+    enum stmt_id ids[] = {ST_REROOT_LINKS, ST_REROOT_SESSIONS, ST_REROOT_ROWS};
     for (size_t i = 0; i < sizeof ids / sizeof ids[0]; i++) {
         sqlite3_stmt *st = stmt(q, ids[i]);
         if (st == NULL || bind_str(q, st, 1, old_root) != 0 || bind_str(q, st, 2, new_root) != 0 ||
             run(q, st, "cannot move a spawn tree to its new root") != 0) {
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static int sq_adopt_rows(rp_store *s, const char *root, const char *owner, int64_t now_us)
+{
+    sqlite_store *q = sq(s);
+    enum stmt_id ids[] = {ST_ADOPT_DAYS, ST_ADOPT_ROWS};
+    for (size_t i = 0; i < sizeof ids / sizeof ids[0]; i++) {
+        sqlite3_stmt *st = stmt(q, ids[i]);
+        if (st == NULL || bind_str(q, st, 1, root) != 0 || bind_str(q, st, 2, owner) != 0) {
+            return -1;
+        }
+        if (ids[i] == ST_ADOPT_DAYS) {
+            sqlite3_bind_int64(st, 3, now_us);
+        }
+        if (run(q, st, "cannot charge earlier spend to the tree's owner") != 0) {
             return -1;
         }
     }
@@ -1097,6 +1148,7 @@ static const rp_store_ops sqlite_ops = {
     .get_link = sq_get_link,
     .put_link = sq_put_link,
     .reroot = sq_reroot,
+    .adopt_rows = sq_adopt_rows,
     .claim_budget = sq_claim_budget,
     .usage_exists = sq_usage_exists,
     .insert_usage = sq_insert_usage,

@@ -333,15 +333,16 @@ static void test_link_root_resolution(void **state)
     assert_link(&l, "r", "r", NULL, "alice");
     l = link_of(f, "g", "c", NULL, NULL);
     assert_link(&l, "c", "r", NULL, "alice");
+    /* A sub-agent naming its own user is still charged to its root's owner. */
     l = link_of(f, "g2", "c", NULL, "bob");
-    assert_link(&l, "c", "r", "bob", "bob");
+    assert_link(&l, "c", "r", "bob", "alice");
 
     /* A stated root wins over the parent; a stated root that is itself a child resolves to the
-     * true root. */
+     * true root and becomes the parent (the nearest ancestor known: its subtree must hold y). */
     l = link_of(f, "x", NULL, "r", NULL);
     assert_link(&l, NULL, "r", NULL, "alice");
     l = link_of(f, "y", NULL, "c", NULL);
-    assert_link(&l, NULL, "r", NULL, "alice");
+    assert_link(&l, "c", "r", NULL, "alice");
 
     /* Known facts are never replaced by NULL or "", nor changed: the parent and the user. */
     l = link_of(f, "c", NULL, NULL, NULL);
@@ -351,10 +352,11 @@ static void test_link_root_resolution(void **state)
     link_of(f, "other", NULL, NULL, "mallory");
     l = link_of(f, "c", "other", "other", NULL);
     assert_link(&l, "r", "r", NULL, "alice");
-    l = link_of(f, "c", NULL, NULL, "carol"); /* a missing user is filled in */
-    assert_link(&l, "r", "r", "carol", "carol");
+    l = link_of(f, "c", NULL, NULL, "carol"); /* a missing user is filled in… */
+    assert_link(&l, "r", "r", "carol",
+                "alice"); /* …but the tree's spend stays its root's owner's */
     l = link_of(f, "c", NULL, NULL, "dave");
-    assert_link(&l, "r", "r", "carol", "carol");
+    assert_link(&l, "r", "r", "carol", "alice");
 
     /* A session stated as its own parent or root is a root. */
     l = link_of(f, "self", "self", "self", NULL);
@@ -527,33 +529,44 @@ static void test_record_and_aggregates(void **state)
     assert_int_equal(tree(f, "unknown").records, 0);
     assert_int_equal(tree(f, "c").records, 0); /* c is not a root */
 
-    /* Per user: c and g charge the root's owner; c2 its own. */
-    assert_int_equal(user_spend(f, "alice", "2026-03-15", "2026-03-15").cost_nusd, 3430);
-    assert_int_equal(user_spend(f, "alice", "2026-03-15", "2026-03-15").records, 6);
-    assert_int_equal(user_spend(f, "bob", "2026-03-15", "2026-03-15").cost_nusd, 4);
+    /* Per user: the whole tree charges its root's owner, whatever user a sub-agent names. */
+    assert_int_equal(user_spend(f, "alice", "2026-03-15", "2026-03-15").cost_nusd, 3434);
+    assert_int_equal(user_spend(f, "alice", "2026-03-15", "2026-03-15").records, 7);
+    assert_int_equal(user_spend(f, "bob", "2026-03-15", "2026-03-15").records, 0);
     assert_int_equal(user_spend(f, "carol", "2026-03-15", "2026-03-15").records, 0);
 
-    /* The record's own user wins over the session's owner, and links the session's user. */
+    /* A record's own user links the session's user when it has none, but cannot move spend
+     * off the tree's owner: neither for a new session joining the tree nor for a known one. */
     r = usage("new", NOON, 9);
     r.user_id = "dave";
     r.root_session_id = "r";
     record(f, &r);
-    assert_int_equal(user_spend(f, "dave", "2026-03-15", "2026-03-15").cost_nusd, 9);
+    assert_int_equal(user_spend(f, "dave", "2026-03-15", "2026-03-15").records, 0);
+    assert_int_equal(user_spend(f, "alice", "2026-03-15", "2026-03-15").cost_nusd, 3443);
     assert_int_equal(tree(f, "r").cost_nusd, 3443);
     rp_session_link l = link_of(f, "new", NULL, NULL, NULL);
-    assert_link(&l, NULL, "r", "dave", "dave");
+    assert_link(&l, NULL, "r", "dave", "alice");
     r = usage("c", NOON, 1);
     r.user_id = "erin";
     record(f, &r);
-    assert_int_equal(user_spend(f, "erin", "2026-03-15", "2026-03-15").cost_nusd, 1);
-    assert_int_equal(user_spend(f, "alice", "2026-03-15", "2026-03-15").cost_nusd, 3430);
+    assert_int_equal(user_spend(f, "erin", "2026-03-15", "2026-03-15").records, 0);
+    assert_int_equal(user_spend(f, "alice", "2026-03-15", "2026-03-15").cost_nusd, 3444);
+
+    /* A root session's record charges that session's own first user, not a later one. */
+    r = usage("solo", NOON, 5);
+    r.user_id = "frank";
+    record(f, &r);
+    r.user_id = "Frank";
+    record(f, &r);
+    assert_int_equal(user_spend(f, "frank", "2026-03-15", "2026-03-15").cost_nusd, 10);
+    assert_int_equal(user_spend(f, "Frank", "2026-03-15", "2026-03-15").records, 0);
 
     /* A session without any owner charges no user; the session is still summed. */
     r = usage("nobody", NOON, 11);
     record(f, &r);
     assert_int_equal(tree(f, "nobody").cost_nusd, 11);
     spend_rows *rows = spend(f, NULL, NULL, NULL, NULL, RP_SPEND_BY_USER);
-    assert_int_equal(rows->n, 5);
+    assert_int_equal(rows->n, 3);
     assert_string_equal(rows->keys[0], ""); /* nobody's */
     assert_int_equal(rows->totals[0].cost_nusd, 11);
 }
@@ -1166,6 +1179,37 @@ static void test_sqlite_queries_use_indexes(void **state)
     sqlite3_close(db);
 }
 
+/* Spend recorded before its tree had an owner is charged to the owner once one is known. */
+static void test_owner_adopts_earlier_spend(void **state)
+{
+    fixture *f = *state;
+    /* A root whose user arrives on a later event. */
+    rp_usage_record r = usage("q", NOON, 6);
+    record(f, &r);
+    assert_int_equal(user_spend(f, "henry", "2026-03-15", "2026-03-15").records, 0);
+    link_of(f, "q", NULL, NULL, "henry");
+    assert_int_equal(user_spend(f, "henry", "2026-03-15", "2026-03-15").cost_nusd, 6);
+    assert_int_equal(user_spend(f, "henry", "2026-03-15", "2026-03-15").records, 1);
+    /* A sub-agent seen before its (owned) parent's tree. */
+    r = usage("c9", NOON, 4);
+    record(f, &r);
+    r = usage("p9", NOON, 1);
+    r.user_id = "ida";
+    record(f, &r);
+    r = usage("c9", NOON, 2);
+    r.parent_session_id = "p9";
+    record(f, &r);
+    rp_usage_totals t = user_spend(f, "ida", "2026-03-15", "2026-03-15");
+    assert_int_equal(t.cost_nusd, 7);
+    assert_int_equal(t.records, 3);
+    /* Nothing is charged twice when the link is restated. */
+    link_of(f, "c9", "p9", NULL, "ida");
+    link_of(f, "q", NULL, NULL, "henry");
+    assert_int_equal(user_spend(f, "ida", "2026-03-15", "2026-03-15").cost_nusd, 7);
+    assert_int_equal(user_spend(f, "henry", "2026-03-15", "2026-03-15").cost_nusd, 6);
+    assert_int_equal(tree(f, "p9").cost_nusd, 7);
+}
+
 #define BOTH(test)                                                                                 \
     {"memory/" #test, test, setup_memory, teardown, NULL},                                         \
     {                                                                                              \
@@ -1184,6 +1228,7 @@ int main(void)
         BOTH(test_link_refuses_cycles),
         BOTH(test_budget_claim_order),
         BOTH(test_record_and_aggregates),
+        BOTH(test_owner_adopts_earlier_spend),
         BOTH(test_record_dedupe),
         BOTH(test_unpriced_accounting),
         BOTH(test_day_split_at_midnight),
