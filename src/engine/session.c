@@ -86,7 +86,7 @@ static rp_json updates_to_json(rp_arena *a, const rp_state_update *u, size_t n)
  * stored — a SET of a window computed at ASK time would wipe whatever happened since — but the
  * call (rebuilt from the result's request_data) is evaluated again on the current state and that
  * pass's updates apply, as the reference re-evaluates after an approval. */
-static int apply_approved_pending(const rp_config *cfg, const rp_engine *engine,
+static int apply_approved_pending(const rp_config *cfg, rp_cost_ctx *cost,
                                   const rp_session_opts *opts, const char *sid, const rp_event *ev,
                                   rp_eval_ctx *ctx, rp_json **state, char *err, size_t err_size)
 {
@@ -117,10 +117,14 @@ static int apply_approved_pending(const rp_config *cfg, const rp_engine *engine,
         return 0;
 
     rp_decision d;
-    evaluate(cfg, engine, opts, &call_ev, *state, ctx, &d);
+    evaluate(cfg, cost->engine, opts, &call_ev, *state, ctx, &d);
     const rp_json *after = d.result == RP_ASK ? d.approved_state : d.new_state;
-    if (after != NULL)
-        *state = rp_json_new(a, *after);
+    rp_json *settled = rp_json_new(a, rp_json_clone(a, after ? after : *state));
+    /* The cost approvals come from what the person was asked, not from this pass. */
+    if (rp_cost_settle_approval(opts, sid, cost, pending, *state, settled, &call_ev, ctx, err,
+                                err_size) != 0)
+        return -1;
+    *state = settled;
     return 0;
 }
 
@@ -172,7 +176,7 @@ static rp_session_status eval_stateful(const rp_config *cfg, const rp_session_op
     }
     if (prep != 0)
         goto store_failed_rollback;
-    if (apply_approved_pending(cfg, cost.engine, opts, sid, ev, ctx, &state, err, err_size) != 0)
+    if (apply_approved_pending(cfg, &cost, opts, sid, ev, ctx, &state, err, err_size) != 0)
         goto store_failed_rollback;
 
     if (cost.deny_reason != NULL)
@@ -185,14 +189,15 @@ static rp_session_status eval_stateful(const rp_config *cfg, const rp_session_op
         to_save = NULL;
         if (opts->on_ask == RP_ON_ASK_APPROVE) {
             to_save = d.approved_state;
-        } else if (opts->on_ask == RP_ON_ASK_REPORT && d.n_withheld > 0 &&
-                   ev->type == RP_EV_TOOL_CALL && ev->tool_use_id != NULL &&
-                   ev->tool_use_id[0] != '\0') {
+        } else if (opts->on_ask == RP_ON_ASK_REPORT &&
+                   (d.n_withheld > 0 || cost.has_dispatch_budget) && ev->type == RP_EV_TOOL_CALL &&
+                   ev->tool_use_id != NULL && ev->tool_use_id[0] != '\0') {
             /* Parked only where an answer can be recognised later: a tool call with the host's
              * id, whose tool_result then shows it was approved. Elsewhere nothing would ever
              * claim the entry; a declined or unanswerable ASK leaves no trace, as in the
              * reference. */
             rp_json updates = updates_to_json(a, d.withheld, d.n_withheld);
+            rp_cost_annotate_pending(&cost, &updates, a);
             rp_json askers = rp_json_make_array();
             for (size_t i = 0; i < d.n_policies; i++)
                 rp_json_array_push(a, &askers, rp_json_make_string_ref(d.policies[i]));

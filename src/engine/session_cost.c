@@ -15,6 +15,7 @@
 #define KEY_UNPRICED_APPROVED "_policy_cost_unpriced_approved"
 #define KEY_DAILY_APPROVED    "_policy_user_daily_ask_approved_usd"
 #define KEY_PERIOD_APPROVED   "_policy_user_period_ask_approved_usd"
+#define KEY_SUBAGENT_APPROVED "subagent_cost_ask_approved_usd"
 
 #define BUDGET_SLOT_NAME "__subagent_cost_budget"
 
@@ -146,6 +147,31 @@ static int add_budget_slot(const rp_config *cfg, const rp_json *budget, const ch
     return 0;
 }
 
+/* The operator's default is a ceiling the agent's own dispatch cannot raise: the dispatch's max
+ * is lowered to it (or set, when the dispatch gave only thresholds), and thresholds that would
+ * no longer lie below the max are dropped. */
+static rp_json *clamp_to_default(const rp_json *budget, double def_max, rp_arena *a)
+{
+    double max = 0;
+    const rp_json *m = rp_json_get(budget, "max_cost_usd");
+    if (m != NULL && rp_json_number(m, &max) && max <= def_max)
+        return (rp_json *)budget;
+    rp_json out = rp_json_make_object();
+    rp_json_object_set(a, &out, "max_cost_usd", rp_json_make_double(def_max));
+    const rp_json *th = rp_json_get(budget, "ask_thresholds_usd");
+    if (rp_json_is_array(th)) {
+        rp_json kept = rp_json_make_array();
+        for (uint32_t i = 0; i < th->len; i++) {
+            double t;
+            if (rp_json_number(&th->v.items[i], &t) && t < def_max)
+                rp_json_array_push(a, &kept, th->v.items[i]);
+        }
+        if (kept.len > 0)
+            rp_json_object_set(a, &out, "ask_thresholds_usd", kept);
+    }
+    return rp_json_new(a, out);
+}
+
 /* The budget a sub-agent session runs under: the one its dispatch attached, else the config's
  * subagents.default_cost_budget (a max in USD). */
 static int session_budget(const rp_config *cfg, const rp_session_opts *opts, const char *sid,
@@ -156,6 +182,10 @@ static int session_budget(const rp_config *cfg, const rp_session_opts *opts, con
     char *text = NULL;
     if (rp_store_session_budget(opts->store, sid, a, &text) != 0)
         return store_fail(opts, err, err_size);
+    const rp_json *def = cfg->subagents ? rp_json_get(cfg->subagents, "default_cost_budget") : NULL;
+    double def_max = 0;
+    if (def == NULL || !rp_json_number(def, &def_max))
+        def_max = 0;
     if (text != NULL) {
         rp_json_error jerr;
         rp_json *budget = rp_json_parse(a, text, strlen(text), &jerr);
@@ -163,10 +193,11 @@ static int session_budget(const rp_config *cfg, const rp_session_opts *opts, con
             snprintf(err, err_size, "the stored sub-agent budget of session %s is corrupt", sid);
             return -1;
         }
+        if (def_max > 0)
+            budget = clamp_to_default(budget, def_max, a);
         return add_budget_slot(cfg, budget, "cost_budget of the dispatch", a, cc, err, err_size);
     }
-    const rp_json *def = cfg->subagents ? rp_json_get(cfg->subagents, "default_cost_budget") : NULL;
-    if (def != NULL && rp_json_is_number(def)) {
+    if (def_max > 0) {
         rp_json budget = rp_json_make_object();
         double max = 0;
         rp_json_number(def, &max);
@@ -188,10 +219,16 @@ static int seed_from_root(const rp_session_opts *opts, const char *sid, rp_json 
         return store_fail(opts, err, err_size);
     cc->seeded_cost_approved = rp_json_get(root_state, KEY_COST_APPROVED);
     cc->seeded_unpriced_approved = rp_json_get(root_state, KEY_UNPRICED_APPROVED);
+    /* The root is authoritative: an approval this session holds from before it joined the tree
+     * (or from a mirror the root no longer has) must not cover the tree's spend. */
     if (cc->seeded_cost_approved)
         rp_json_object_set(a, state, KEY_COST_APPROVED, *cc->seeded_cost_approved);
+    else
+        rp_json_object_delete(state, KEY_COST_APPROVED);
     if (cc->seeded_unpriced_approved)
         rp_json_object_set(a, state, KEY_UNPRICED_APPROVED, *cc->seeded_unpriced_approved);
+    else
+        rp_json_object_delete(state, KEY_UNPRICED_APPROVED);
     return 0;
 }
 
@@ -240,9 +277,10 @@ int rp_cost_prepare(const rp_config *cfg, const rp_session_opts *opts, const cha
         is_dispatch(ev) ? rp_json_get(ev->arguments, "cost_budget") : NULL;
     if (dispatch_budget != NULL && dispatch_budget->type == RP_JSON_NULL)
         dispatch_budget = NULL;
-    bool in_tree = ev->parent_session_id != NULL || ev->root_session_id != NULL;
-    if (!n.usage && !usage_event && dispatch_budget == NULL && !in_tree)
-        return 0; /* nothing here needs the ledger: the common hook path stays one read */
+    /* The ledger is consulted on every stateful event, even without a cost policy: a sub-agent
+     * runs under its dispatch's budget (or subagents.default_cost_budget) in every event, also
+     * those that do not restate the parent, and only the stored link knows it is one. For a
+     * session already linked that is one indexed read. */
 
     if (dispatch_budget != NULL) {
         char why[256] = "";
@@ -262,9 +300,10 @@ int rp_cost_prepare(const rp_config *cfg, const rp_session_opts *opts, const cha
                               ctx->now_us, a, &cc->link) != 0)
         return store_fail(opts, err, err_size);
     cc->linked = true;
-    /* What this event says wins for this event; the stored owner covers events that say
-     * nothing (a sub-agent's, through its root). */
-    cc->owner = user ? user : cc->link.owner_id;
+    /* The session's owner as the ledger knows it (its root's owner, else its first known user):
+     * a later event naming another user, or another spelling, must not move the spend, or the
+     * limit, to someone else. The event's user only fills in where none is known. */
+    cc->owner = cc->link.owner_id ? cc->link.owner_id : user;
 
     if (usage_event) {
         int rc = record_llm_usage(cfg, opts, sid, ev, cc->owner, ctx, err, err_size);
@@ -317,6 +356,16 @@ int rp_cost_prepare(const rp_config *cfg, const rp_session_opts *opts, const cha
     }
     (void)rp_event_from_json(root, ev);
     return 0;
+}
+
+static int attach(const rp_session_opts *opts, const char *sid, const rp_json *budget,
+                  int64_t now_us, char *err, size_t err_size)
+{
+    rp_buf text = {0};
+    rp_json_write(&text, budget);
+    int rc = rp_store_attach_budget(opts->store, sid, NULL, text.data, now_us);
+    rp_buf_free(&text);
+    return rc != 0 ? store_fail(opts, err, err_size) : 0;
 }
 
 /* Writes a tree-wide key into the root session's state when this sub-agent changed it. */
@@ -389,16 +438,123 @@ int rp_cost_finish(const rp_config *cfg, const rp_session_opts *opts, const char
             return -1;
     }
 
-    /* A dispatch that may go ahead attaches its budget to the child it creates. An ASK attaches
-     * too: the child exists only if the person approved, and a budget left unclaimed by a
-     * declined dispatch can only make a later child of this session stricter, never looser. */
-    if (cc->has_dispatch_budget && d->result != RP_DENY) {
-        rp_buf text = {0};
-        rp_json_write(&text, &cc->dispatch_budget);
-        rc = rp_store_attach_budget(opts->store, sid, NULL, text.data, ctx->now_us);
-        rp_buf_free(&text);
-        if (rc != 0)
+    /* A dispatch that goes ahead attaches its budget to the child it creates. An ASK parked
+     * under the call's tool_use_id attaches only when its result shows it was approved
+     * (rp_cost_settle_approval); a declined one must leave nothing a later child could claim.
+     * An ASK that cannot be recognised later (no tool_use_id) attaches now: the child exists
+     * only if someone approved, and a child without its budget would run unlimited. */
+    bool parked = d->result == RP_ASK && opts->on_ask == RP_ON_ASK_REPORT &&
+                  ev->tool_use_id != NULL && ev->tool_use_id[0] != '\0';
+    bool goes_ahead = d->result == RP_ALLOW ||
+                      (d->result == RP_ASK && opts->on_ask != RP_ON_ASK_DECLINE && !parked);
+    if (cc->has_dispatch_budget && goes_ahead &&
+        attach(opts, sid, &cc->dispatch_budget, ctx->now_us, err, err_size) != 0)
+        return -1;
+    return 0;
+}
+
+void rp_cost_annotate_pending(const rp_cost_ctx *cc, rp_json *updates, rp_arena *a)
+{
+    if (!cc->linked || cc->owner == NULL || !rp_json_is_array(updates))
+        return;
+    for (uint32_t i = 0; i < updates->len; i++) {
+        rp_json *u = &updates->v.items[i];
+        const rp_json *key = rp_json_get(u, "key");
+        if (key == NULL || key->type != RP_JSON_STRING)
+            continue;
+        const char *period = NULL, *window = NULL;
+        if (strcmp(key->v.s, KEY_DAILY_APPROVED) == 0) {
+            period = "day";
+            window = cc->today;
+        } else if (strcmp(key->v.s, KEY_PERIOD_APPROVED) == 0 && cc->has_period) {
+            period = rp_period_name(cc->period);
+            window = cc->window_start;
+        }
+        if (period == NULL)
+            continue;
+        rp_json_object_set(a, u, "owner", rp_json_make_string(a, cc->owner));
+        rp_json_object_set(a, u, "period", rp_json_make_string_ref(period));
+        rp_json_object_set(a, u, "window", rp_json_make_string(a, window));
+    }
+}
+
+/* The last value the parked updates SET for key, or NULL. */
+static const rp_json *parked_value(const rp_json *pending, const char *key)
+{
+    const rp_json *found = NULL;
+    for (uint32_t i = 0; rp_json_is_array(pending) && i < pending->len; i++) {
+        const rp_json *u = &pending->v.items[i];
+        const rp_json *k = rp_json_get(u, "key");
+        const rp_json *action = rp_json_get(u, "action");
+        if (k && k->type == RP_JSON_STRING && strcmp(k->v.s, key) == 0 && action &&
+            action->type == RP_JSON_STRING && strcmp(action->v.s, "set") == 0)
+            found = rp_json_get(u, "value");
+    }
+    return found;
+}
+
+/* max(before, parked) for a numeric approval, or before when nothing was parked for it. */
+static void settle_key(rp_json *after, const rp_json *before, const rp_json *pending,
+                       const char *key, bool boolean, rp_arena *a)
+{
+    const rp_json *b = rp_json_get(before, key);
+    const rp_json *p = parked_value(pending, key);
+    if (p == NULL) {
+        if (b != NULL)
+            rp_json_object_set(a, after, key, *b);
+        else
+            rp_json_object_delete(after, key);
+        return;
+    }
+    if (boolean) {
+        bool v = rp_json_truthy(p) || (b != NULL && rp_json_truthy(b));
+        rp_json_object_set(a, after, key, rp_json_make_bool(v));
+        return;
+    }
+    double pv = 0, bv = 0;
+    if (p->type == RP_JSON_BOOL || !rp_json_number(p, &pv))
+        pv = 0;
+    if (b == NULL || b->type == RP_JSON_BOOL || !rp_json_number(b, &bv))
+        bv = 0;
+    rp_json_object_set(a, after, key, rp_json_make_double(pv > bv ? pv : bv));
+}
+
+int rp_cost_settle_approval(const rp_session_opts *opts, const char *sid, rp_cost_ctx *cc,
+                            const rp_json *pending, const rp_json *before, rp_json *after,
+                            const rp_event *call_ev, rp_eval_ctx *ctx, char *err, size_t err_size)
+{
+    rp_arena *a = ctx->arena;
+    settle_key(after, before, pending, KEY_COST_APPROVED, false, a);
+    settle_key(after, before, pending, KEY_UNPRICED_APPROVED, true, a);
+    settle_key(after, before, pending, KEY_SUBAGENT_APPROVED, false, a);
+    rp_json_object_delete(after, KEY_DAILY_APPROVED);
+    rp_json_object_delete(after, KEY_PERIOD_APPROVED);
+    for (uint32_t i = 0; rp_json_is_array(pending) && i < pending->len; i++) {
+        const rp_json *u = &pending->v.items[i];
+        const rp_json *owner = rp_json_get(u, "owner");
+        const rp_json *period = rp_json_get(u, "period");
+        const rp_json *window = rp_json_get(u, "window");
+        const rp_json *value = rp_json_get(u, "value");
+        double v;
+        if (owner == NULL || owner->type != RP_JSON_STRING || period == NULL ||
+            period->type != RP_JSON_STRING || window == NULL || window->type != RP_JSON_STRING ||
+            value == NULL || value->type == RP_JSON_BOOL || !rp_json_number(value, &v))
+            continue;
+        if (rp_store_set_user_approval(opts->store, owner->v.s, period->v.s, window->v.s, v,
+                                       ctx->now_us) != 0)
             return store_fail(opts, err, err_size);
     }
+
+    /* An approved dispatch attaches its budget now (it was held back while the ASK waited). */
+    const rp_json *budget =
+        is_dispatch(call_ev) ? rp_json_get(call_ev->arguments, "cost_budget") : NULL;
+    if (budget != NULL && budget->type != RP_JSON_NULL) {
+        rp_json normalized;
+        char why[256];
+        if (rp_subagent_budget_check(budget, a, &normalized, why, sizeof why) == 0 &&
+            attach(opts, sid, &normalized, ctx->now_us, err, err_size) != 0)
+            return -1;
+    }
+    (void)cc;
     return 0;
 }

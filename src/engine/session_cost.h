@@ -58,4 +58,20 @@ int rp_cost_finish(const rp_config *cfg, const rp_session_opts *opts, const char
                    const rp_event *ev, const rp_decision *d, rp_cost_ctx *cc,
                    const rp_json **to_save, rp_eval_ctx *ctx, char *err, size_t err_size);
 
+/* Adds the owner and window to parked per-user approval updates (the entries of `updates`, an
+ * array of {key, action, value, policy}), so that an approval arriving later is recorded for the
+ * user and window the person was asked about, not those of the moment it arrives. */
+void rp_cost_annotate_pending(const rp_cost_ctx *cc, rp_json *updates, rp_arena *a);
+
+/* A parked ASK was approved (its call reported a result); `after` is the state the call's
+ * re-evaluation would store. The approvals in it are settled from what was parked, not from the
+ * re-evaluation (which may ask about a higher checkpoint, another user or a new window by now):
+ * tree-wide and sub-agent approval keys become max(before, parked) — or stay as before when
+ * nothing was parked for them —, per-user ones are removed from `after` and recorded for the
+ * parked owner and window. A dispatch among the approved calls attaches its cost_budget.
+ * Returns 0 or -1 with err (store failure). */
+int rp_cost_settle_approval(const rp_session_opts *opts, const char *sid, rp_cost_ctx *cc,
+                            const rp_json *pending, const rp_json *before, rp_json *after,
+                            const rp_event *call_ev, rp_eval_ctx *ctx, char *err, size_t err_size);
+
 #endif

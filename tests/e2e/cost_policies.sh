@@ -258,6 +258,93 @@ expect "the unpriced ASK fires although part of the tree is priced" ASK
 decide "$TMP/cap.yaml" "$(tool_call r1-child ivy priced-model ',"parent_session_id":"r1"')"
 expect "approved at the root: the child is covered (tree-wide approval)" ALLOW
 
+# ---- 7b. Escapes that must not work (found in review) ----
+# tool_result SESSION TOOL TOOL_USE_ID [ARGS] [CONTEXT_EXTRA]: the host reports the call as done.
+tool_result() {
+    printf '{"type":"tool_result","session_id":"%s","target":"%s","data":{"result":"ok"},"request_data":{"name":"%s","arguments":%s},"context":{"tool_use_id":"%s"%s}}' \
+        "$1" "$2" "$2" "${4:-"{}"}" "$3" "${5:-}"
+}
+SD=$TMP/state-escape
+cat >"$TMP/daily2.yaml" <<'YAML'
+policies:
+  daily:
+    type: function
+    handler: user_daily_cost_budget
+    factory_params: {ask_thresholds_usd: [5, 7], max_cost_usd: 10}
+YAML
+record e1 lena 12
+decide "$TMP/daily2.yaml" "$(tool_call e1 Lena claude-haiku-4-5)"
+expect "another spelling of the session's owner is still the owner" DENY
+decide "$TMP/daily2.yaml" "$(tool_call e1 'lena ' claude-haiku-4-5)"
+expect "… and so is a padded one" DENY
+printf '{"type":"llm_response","session_id":"e1","data":{"usage":{"input_tokens":1,"cost_usd":4}},"context":{"user":"x-1"}}\n' |
+    "$BIN" eval -c "$TMP/daily2.yaml" --state-dir "$SD" >/dev/null 2>&1
+"$BIN" spend --state-dir "$SD" --by user --json >"$OUT" 2>"$ERR"
+check "usage reported under another user is charged to the session's owner" \
+    json_lines "$OUT" '[(r["key"], r["cost_usd"]) for r in d[0]["rows"]] == [("lena", 16.0)]'
+
+record e2 mona 6
+decide "$TMP/daily2.yaml" "$(tool_call e2 mona claude-haiku-4-5 '' Bash '{}' t1)"
+expect "the \$5 checkpoint asks; the call's approval waits under its tool_use_id" ASK
+record e2 mona 2
+decide "$TMP/daily2.yaml" "$(tool_result e2 Bash t1)"
+expect "the call ran: its result is allowed" ALLOW
+decide "$TMP/daily2.yaml" "$(tool_call e2 mona claude-haiku-4-5)" --on-ask decline
+expect "the approval covers the \$5 checkpoint the person saw, not the \$7 one passed since" ASK \
+    "daily: mona's spend today \$8.00 passed the \$7.00 daily warning threshold (daily limit \$10.00). Continue?"
+
+SD=$TMP/state-disp
+cat >"$TMP/default.yaml" <<'YAML'
+subagents: {default_cost_budget: 5}
+policies:
+  cap:
+    type: function
+    handler: cost_budget
+    factory_params: {max_cost_usd: 1000}
+YAML
+decide "$TMP/default.yaml" "$(tool_call q1 nina claude-haiku-4-5 '' sys_session_send '{"cost_budget":{"max_cost_usd":1000000}}')"
+expect "a generous dispatch goes ahead" ALLOW
+record q1-c nina 6 claude-haiku-4-5 ',"parent_session_id":"q1"'
+decide "$TMP/default.yaml" "$(tool_call q1-c nina claude-haiku-4-5 ',"parent_session_id":"q1"')"
+expect "… but cannot lift the child above subagents.default_cost_budget" DENY
+
+SD=$TMP/state-declined
+record d0 omar 2
+cat >"$TMP/cap1.yaml" <<'YAML'
+policies:
+  cap:
+    type: function
+    handler: cost_budget
+    factory_params: {ask_thresholds_usd: [1]}
+YAML
+decide "$TMP/cap1.yaml" "$(tool_call d0 omar claude-haiku-4-5 '' sys_session_send '{"cost_budget":{"max_cost_usd":1000}}' tA)"
+expect "dispatch A asks (the session passed \$1) — and is never approved" ASK
+decide "$TMP/cap1.yaml" "$(tool_call d0 omar claude-haiku-4-5 '' sys_session_send '{"cost_budget":{"max_cost_usd":3}}' tB)"
+expect "dispatch B asks too" ASK
+decide "$TMP/cap1.yaml" "$(tool_result d0 sys_session_send tB '{"cost_budget":{"max_cost_usd":3}}')"
+expect "dispatch B ran (approved)" ALLOW
+record d0-b omar 4 claude-haiku-4-5 ',"parent_session_id":"d0"'
+decide "$TMP/cap1.yaml" "$(tool_call d0-b omar claude-haiku-4-5 ',"parent_session_id":"d0"')"
+expect "B's child runs under B's \$3, not the declined dispatch's \$1000" DENY
+
+SD=$TMP/state-nopolicy
+cat >"$TMP/skills.yaml" <<'YAML'
+policies:
+  skills:
+    type: function
+    handler: block_skills
+    factory_params: {blocked: [nothing]}
+YAML
+decide "$TMP/skills.yaml" "$(tool_call n0 pia claude-haiku-4-5 '' sys_session_send '{"cost_budget":{"max_cost_usd":3}}')"
+expect "a dispatch under a config without cost policies" ALLOW
+record n0-c pia 5 claude-haiku-4-5 ',"parent_session_id":"n0"'
+decide "$TMP/skills.yaml" '{"type":"tool_call","session_id":"n0-c","target":"Bash","data":{"name":"Bash","arguments":{}},"context":{"model":"claude-haiku-4-5"}}'
+expect "the child's later events need not restate the parent to stay under its budget" DENY
+record n0-g pia 10 claude-haiku-4-5 ',"root_session_id":"n0-c"'
+decide "$TMP/skills.yaml" "$(tool_call n0-c pia claude-haiku-4-5)"
+expect "a grandchild naming the sub-agent as its root counts in the sub-agent's subtree" DENY \
+    "Blocked by the subagent cost-budget policy: spend \$15.00 reached the \$3.00 limit, and all further tool calls are blocked. Relay this to the user verbatim, then stop and wait for them — do not silently re-run the tool right now: \"You've hit the \$3.00 subagent cost budget. All model calls are blocked over budget.\""
+
 # ---- 8. Per-user budgets may not be stacked ----
 cat >"$TMP/a.yaml" <<'YAML'
 policies:
