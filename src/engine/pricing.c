@@ -189,8 +189,9 @@ static bool strip_prefix(char *buf, size_t *n)
 static bool strip_suffix(char *buf, size_t *n)
 {
     size_t len = *n;
+    /* "@" only before a version number: "gpt-5@pro" must stay unpriced, not price as gpt-5. */
     char *at = strrchr(buf, '@');
-    if (at && at > buf && at[1]) {
+    if (at && at > buf && (all_digits(at + 1, strlen(at + 1)) || strcmp(at + 1, "latest") == 0)) {
         *at = '\0';
         *n = (size_t)(at - buf);
         return true;
@@ -243,7 +244,9 @@ const rp_price *rp_pricing_find(const rp_pricing *p, const char *model)
         long e = find_folded(p, buf, n);
         if (e >= 0)
             return &p->entries[e];
-        if (!strip_prefix(buf, &n) && !strip_suffix(buf, &n))
+        /* Suffixes first: a config entry keyed "anthropic/claude-opus-4-5" must also price
+         * "anthropic/claude-opus-4-5-20251101", before the shipped unprefixed entry does. */
+        if (!strip_suffix(buf, &n) && !strip_prefix(buf, &n))
             return NULL;
     }
     return NULL;

@@ -14,8 +14,27 @@ static const char *const token_fields[] = {
     "cache_creation_input_tokens",
 };
 
-/* A token count: a JSON integer >= 0, or an integral double (some hosts write 12.0). */
-static int read_count(const rp_json *v, const char *name, int64_t *out, char *err, size_t n)
+static int read_count_raw(const rp_json *v, const char *name, int64_t *out, char *err, size_t n);
+
+/* A token count: a JSON integer >= 0, or an integral double (some hosts write 12.0), at most
+ * RP_USAGE_MAX_TOKENS (or clamped to it). */
+static int read_count(const rp_json *v, const char *name, bool clamp, int64_t *out, char *err,
+                      size_t n)
+{
+    if (read_count_raw(v, name, out, err, n) != 0)
+        return -1;
+    if (*out > RP_USAGE_MAX_TOKENS) {
+        if (!clamp) {
+            snprintf(err, n, "%s must be at most %lld, got %lld", name,
+                     (long long)RP_USAGE_MAX_TOKENS, (long long)*out);
+            return -1;
+        }
+        *out = RP_USAGE_MAX_TOKENS;
+    }
+    return 0;
+}
+
+static int read_count_raw(const rp_json *v, const char *name, int64_t *out, char *err, size_t n)
 {
     if (v == NULL || v->type == RP_JSON_NULL) {
         *out = 0;
@@ -47,7 +66,7 @@ static int usd_to_nusd(double usd, int64_t *out)
     return 0;
 }
 
-int rp_usage_read(const rp_json *usage, const char *model, const rp_pricing *pricing,
+int rp_usage_read(const rp_json *usage, const char *model, const rp_pricing *pricing, bool clamp,
                   rp_usage_record *out, char *err, size_t err_size)
 {
     if (!rp_json_is_object(usage)) {
@@ -57,7 +76,7 @@ int rp_usage_read(const rp_json *usage, const char *model, const rp_pricing *pri
     }
     int64_t counts[4];
     for (size_t i = 0; i < 4; i++) {
-        if (read_count(rp_json_get(usage, token_fields[i]), token_fields[i], &counts[i], err,
+        if (read_count(rp_json_get(usage, token_fields[i]), token_fields[i], clamp, &counts[i], err,
                        err_size) != 0)
             return -1;
     }
@@ -76,9 +95,16 @@ int rp_usage_read(const rp_json *usage, const char *model, const rp_pricing *pri
                      rp_json_type_name(cost->type));
             return -1;
         }
-        if (usd_to_nusd(usd, &out->cost_nusd) != 0) {
+        if (!(usd >= 0)) {
             snprintf(err, err_size, "cost_usd must be a number >= 0, got %g", usd);
             return -1;
+        }
+        if (usd_to_nusd(usd, &out->cost_nusd) != 0 || out->cost_nusd > RP_USAGE_MAX_COST_NUSD) {
+            if (!clamp) {
+                snprintf(err, err_size, "cost_usd must be at most 1000000, got %g", usd);
+                return -1;
+            }
+            out->cost_nusd = RP_USAGE_MAX_COST_NUSD;
         }
         out->priced = true;
         return 0;
@@ -87,6 +113,13 @@ int rp_usage_read(const rp_json *usage, const char *model, const rp_pricing *pri
     if (price != NULL) {
         out->cost_nusd = rp_price_cost_nusd(price, counts[0], counts[1], counts[2], counts[3]);
         out->priced = true;
+        if (out->cost_nusd > RP_USAGE_MAX_COST_NUSD) {
+            if (!clamp) {
+                snprintf(err, err_size, "the computed cost is above $1,000,000 for one record");
+                return -1;
+            }
+            out->cost_nusd = RP_USAGE_MAX_COST_NUSD;
+        }
     }
     return 0;
 }
@@ -169,6 +202,16 @@ int rp_usage_record_from_json(const rp_json *line, const rp_pricing *pricing, in
         snprintf(err, err_size, "time must be an RFC 3339 timestamp, got '%s'", time_text);
         return -1;
     }
+    /* Spend dated in the future would count in no current window and then land in a later one
+     * all at once; a day of clock skew is allowed. Back-dated imports are fine. */
+    if (out->time_us < 0) {
+        snprintf(err, err_size, "time %s is before 1970", time_text);
+        return -1;
+    }
+    if (out->time_us > now_us + 86400LL * 1000000LL) {
+        snprintf(err, err_size, "time %s is more than a day in the future", time_text);
+        return -1;
+    }
 
     /* Tokens at the top level or in a nested `usage` object (the llm_response shape), not both:
      * a line with both would be counted by whichever the reader happened to prefer. */
@@ -186,15 +229,31 @@ int rp_usage_record_from_json(const rp_json *line, const rp_pricing *pricing, in
             return -1;
         }
     }
-    if (rp_usage_read(nested ? nested : line, out->model, pricing, out, err, err_size) != 0)
+    if (nested != NULL && rp_json_is_object(nested)) {
+        for (uint32_t i = 0; i < nested->len; i++) {
+            const char *k = nested->v.members[i].key;
+            bool known = strcmp(k, "cost_usd") == 0 || strcmp(k, "total_tokens") == 0;
+            for (size_t j = 0; j < 4 && !known; j++)
+                known = strcmp(k, token_fields[j]) == 0;
+            if (!known) {
+                snprintf(err, err_size,
+                         "unknown field 'usage.%s' (known: input_tokens, output_tokens, "
+                         "cache_read_input_tokens, cache_creation_input_tokens, cost_usd, "
+                         "total_tokens)",
+                         k);
+                return -1;
+            }
+        }
+    }
+    if (rp_usage_read(nested ? nested : line, out->model, pricing, false, out, err, err_size) != 0)
         return -1;
     const rp_json *top_cost = nested ? rp_json_get(line, "cost_usd") : NULL;
     if (top_cost != NULL && top_cost->type != RP_JSON_NULL) {
         /* tokens nested, the cost beside them */
         double usd;
         if (top_cost->type == RP_JSON_BOOL || !rp_json_number(top_cost, &usd) ||
-            usd_to_nusd(usd, &out->cost_nusd) != 0) {
-            snprintf(err, err_size, "cost_usd must be a number >= 0");
+            usd_to_nusd(usd, &out->cost_nusd) != 0 || out->cost_nusd > RP_USAGE_MAX_COST_NUSD) {
+            snprintf(err, err_size, "cost_usd must be a number in 0..1000000");
             return -1;
         }
         out->priced = true;
@@ -211,16 +270,27 @@ int rp_usage_from_llm_response(const rp_json *data, const char *context_model,
         return 0;
     memset(out, 0, sizeof *out);
     const rp_json *model = rp_json_get(data, "model");
+    if (model && model->type == RP_JSON_STRING && memchr(model->v.s, '\0', model->len)) {
+        snprintf(err, err_size, "model contains a NUL character");
+        return -1;
+    }
     out->model =
         model && model->type == RP_JSON_STRING && model->len > 0 ? model->v.s : context_model;
     static const char *const id_fields[] = {"id", "message_id", "response_id", "request_id"};
     for (size_t i = 0; i < 4 && out->record_id == NULL; i++) {
         const rp_json *id = rp_json_get(data, id_fields[i]);
-        if (id && id->type == RP_JSON_STRING && id->len > 0)
+        if (id && id->type == RP_JSON_STRING && id->len > 0) {
+            /* "m\u0000a" and "m\u0000b" would both dedupe as "m" and drop a response. */
+            if (memchr(id->v.s, '\0', id->len)) {
+                snprintf(err, err_size, "%s contains a NUL character", id_fields[i]);
+                return -1;
+            }
             out->record_id = id->v.s;
+        }
     }
     out->time_us = now_us;
-    if (rp_usage_read(usage, out->model, pricing, out, err, err_size) != 0)
+    /* Clamped, not refused: a report the host made must be counted, or it cannot trip a budget. */
+    if (rp_usage_read(usage, out->model, pricing, true, out, err, err_size) != 0)
         return -1;
     return 1;
 }

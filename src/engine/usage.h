@@ -19,14 +19,19 @@
  *   cost_usd: a number >= 0, optional — when present the row is priced at that cost.
  * Then prices the row: a reported cost wins; else `model` in `pricing` (may be NULL: no table);
  * else the row is unpriced. Fills the token, priced and cost fields of *out (others untouched).
- * Returns 0, or -1 with err naming the field ("input_tokens must be an integer >= 0, got -5"). */
-int rp_usage_read(const rp_json *usage, const char *model, const rp_pricing *pricing,
+ * Counts above RP_USAGE_MAX_TOKENS and costs above RP_USAGE_MAX_COST_NUSD are errors, or with
+ * `clamp` are recorded at the bound (a host's report must never be dropped: spend that is not
+ * recorded cannot trip a budget). Returns 0, or -1 with err naming the field
+ * ("input_tokens must be an integer >= 0, got -5"). */
+int rp_usage_read(const rp_json *usage, const char *model, const rp_pricing *pricing, bool clamp,
                   rp_usage_record *out, char *err, size_t err_size);
 
 /* A whole `rampart usage record` line: the fields above at the top level (or in a nested
  * `usage` object), plus session_id (required, non-empty string), user, parent_session_id,
- * root_session_id, model, id (the dedupe key) and time (RFC 3339; absent = now_us). Unknown keys
- * are errors (a misspelt field must not silently record zero). Strings are borrowed from line. */
+ * root_session_id, model, id (the dedupe key) and time (RFC 3339; absent = now_us; at most a day
+ * after now_us, not before 1970). Unknown keys, at the top level and in `usage` (which may also
+ * hold total_tokens, ignored), are errors (a misspelt field must not silently record zero). Strings
+ * are borrowed from line. */
 int rp_usage_record_from_json(const rp_json *line, const rp_pricing *pricing, int64_t now_us,
                               rp_usage_record *out, char *err, size_t err_size);
 

@@ -138,4 +138,19 @@ RC=$?
 expect_rc "a final run completes the input" 0 "$TMP/final.out"
 check "exactly $N rows and \$20.00, no duplicates" quiet ledger_check "$SD" 'rows == 2000 and cost == 20 * 10**9'
 
+# ---- a bad line is reported and skipped; the lines after it are still recorded ----
+SD=$TMP/state-bad
+printf '%s\n' '{"session_id":"a","user":"al","cost_usd":1}' \
+    '{"session_id":"a","user":"al","input_tokens":1000000000001}' \
+    '{"session_id":"a","user":"al","cost_usd":2}' '[1]' \
+    '{"session_id":"a","user":"al","usage":{"output_token":5}}' \
+    '{"session_id":"a","user":"al","cost_usd":3}' >"$TMP/bad.jsonl"
+"$BIN" usage record --state-dir "$SD" "$TMP/bad.jsonl" >"$TMP/bad.out" 2>"$TMP/bad.err"
+RC=$?
+expect_rc "a file with bad lines exits 1" 1 "$TMP/bad.err"
+check "each bad line is named" bash -c "grep -q 'line 2: input_tokens must be at most' '$TMP/bad.err' &&
+    grep -q 'line 4: ' '$TMP/bad.err' && grep -q \"line 5: unknown field 'usage.output_token'\" '$TMP/bad.err'"
+check "the good lines around them are recorded" \
+    grep -q 'recorded 3 (0 duplicates, 0 unpriced), \$6.00' "$TMP/bad.out"
+
 e2e_finish

@@ -243,6 +243,9 @@ static void test_lookup_never_guesses(void **unused)
         "acme-opus-4-5-2025110", /* 7 digits */
         "acme-opus-4-5-vx",      /* not a version */
         "acme-opus-4-5-20251101-foo",
+        "acme-opus-4-5@pro", /* "@" only before a version number */
+        "acme-opus-4-5@deep-research",
+        "acme-opus-4-5@",
         "acme-4",
         "acme-4-1-1",
         "acme-turbo",
@@ -267,6 +270,19 @@ static void test_lookup_never_guesses(void **unused)
     assert_string_equal(resolved(p, "acme-mini"), "acme-mini");
     assert_string_equal(resolved(p, "acme-mini-2025-08-07"), "acme-mini");
     assert_string_equal(resolved(p, "openai/acme-2025-08-07"), "acme");
+    assert_string_equal(resolved(p, "acme@latest"), "acme");
+}
+
+static void test_prefixed_override_covers_dated_spellings(void **unused)
+{
+    (void)unused;
+    /* A config price under a provider-prefixed id applies to that id's dated spellings too, not
+     * the (cheaper) unprefixed entry. */
+    rp_pricing *p = build("{\"acme-opus-4-5\":{\"input\":5,\"output\":25},"
+                          "\"vendor/acme-opus-4-5\":{\"input\":50,\"output\":250}}");
+    assert_string_equal(resolved(p, "vendor/acme-opus-4-5-20251101"), "vendor/acme-opus-4-5");
+    assert_string_equal(resolved(p, "vendor/acme-opus-4-5@20251101"), "vendor/acme-opus-4-5");
+    assert_string_equal(resolved(p, "other/acme-opus-4-5-20251101"), "acme-opus-4-5");
 }
 
 /* ---- overrides ---- */
@@ -645,6 +661,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_shipped_covers_the_named_models, setup, teardown),
         cmocka_unit_test_setup_teardown(test_lookup_spellings, setup, teardown),
         cmocka_unit_test_setup_teardown(test_lookup_never_guesses, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_prefixed_override_covers_dated_spellings, setup,
+                                        teardown),
         cmocka_unit_test_setup_teardown(test_config_adds_models_after_the_shipped_ones, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(test_config_replaces_a_shipped_model_in_place, setup,

@@ -10,6 +10,8 @@
 
 #include "engine/usage.h"
 
+#define NOW_US 1893456000000000LL /* 2030-01-01T00:00:00Z */
+
 typedef struct fixture {
     rp_arena a;
     rp_pricing *pricing;
@@ -51,7 +53,7 @@ static rp_json *parse(fixture *f, const char *text)
 
 static int line(fixture *f, const char *text, rp_usage_record *r, char *err)
 {
-    return rp_usage_record_from_json(parse(f, text), f->pricing, 1000, r, err, 256);
+    return rp_usage_record_from_json(parse(f, text), f->pricing, NOW_US, r, err, 256);
 }
 
 static void test_priced_from_table(void **state)
@@ -68,7 +70,7 @@ static void test_priced_from_table(void **state)
     assert_true(r.priced);
     /* 1M × $2 + 0.1M × $10 + 0.5M × $0.2 + 0.2M × $2.5 = 2 + 1 + 0.1 + 0.5 = $3.60 */
     assert_int_equal(r.cost_nusd, 3600000000LL);
-    assert_int_equal(r.time_us, 1000);
+    assert_true(r.time_us == NOW_US);
     assert_string_equal(r.session_id, "s");
     assert_null(r.user_id);
 }
@@ -165,12 +167,21 @@ static void test_bad_lines(void **state)
                  "output_tokens must be an integer");
     expect_error(f, "{\"session_id\":\"s\",\"cost_usd\":-0.5}", "cost_usd must be a number >= 0");
     expect_error(f, "{\"session_id\":\"s\",\"cost_usd\":true}", "cost_usd must be a number");
-    expect_error(f, "{\"session_id\":\"s\",\"cost_usd\":1e300}", "cost_usd must be a number >= 0");
+    expect_error(f, "{\"session_id\":\"s\",\"cost_usd\":1e300}",
+                 "cost_usd must be at most 1000000");
     expect_error(f, "{\"session_id\":\"s\",\"time\":\"yesterday\"}", "time must be an RFC 3339");
+    expect_error(f, "{\"session_id\":\"s\",\"time\":\"2099-01-01T00:00:00Z\"}",
+                 "more than a day in the future");
     expect_error(f, "{\"session_id\":\"s\",\"input_tokns\":1}", "unknown field 'input_tokns'");
     expect_error(f, "{\"session_id\":\"s\",\"input_tokens\":1,\"usage\":{\"input_tokens\":1}}",
                  "given both");
     expect_error(f, "[1]", "must be a JSON object");
+    expect_error(f, "{\"session_id\":\"s\",\"input_tokens\":1000000000001}",
+                 "input_tokens must be at most 1000000000000");
+    expect_error(f, "{\"session_id\":\"s\",\"cost_usd\":1000000.5}", "cost_usd must be at most");
+    expect_error(f, "{\"session_id\":\"s\",\"usage\":{\"output_token\":5}}",
+                 "unknown field 'usage.output_token'");
+    expect_error(f, "{\"session_id\":\"s\",\"time\":\"1969-12-31T23:59:59Z\"}", "before 1970");
 }
 
 static void test_llm_response(void **state)
@@ -194,6 +205,15 @@ static void test_llm_response(void **state)
     data = parse(f, "{\"text_preview\":\"hi\"}");
     assert_int_equal(rp_usage_from_llm_response(data, NULL, f->pricing, 0, &r, err, sizeof err), 0);
     data = parse(f, "{\"usage\":{\"input_tokens\":-3}}");
+    assert_int_equal(rp_usage_from_llm_response(data, NULL, f->pricing, 0, &r, err, sizeof err),
+                     -1);
+    /* A host's report above the per-record bound is counted at the bound, never dropped. */
+    data = parse(f, "{\"usage\":{\"cost_usd\":2000000,\"output_tokens\":5000000000000}}");
+    assert_int_equal(rp_usage_from_llm_response(data, NULL, f->pricing, 0, &r, err, sizeof err), 1);
+    assert_true(r.priced);
+    assert_true(r.cost_nusd == RP_USAGE_MAX_COST_NUSD);
+    assert_true(r.output_tokens == RP_USAGE_MAX_TOKENS);
+    data = parse(f, "{\"id\":\"m\\u0000a\",\"usage\":{\"input_tokens\":1}}");
     assert_int_equal(rp_usage_from_llm_response(data, NULL, f->pricing, 0, &r, err, sizeof err),
                      -1);
     data = parse(f, "{\"usage\":\"lots\"}");
