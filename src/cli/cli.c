@@ -186,3 +186,13 @@ char *rp_cli_state_dir_from_stack(const char *explicit_dir)
     rp_config_free(cfg);
     return dir;
 }
+
+bool rp_cli_is_blank_line(const char *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] != ' ' && s[i] != '\t' && s[i] != '\r' && s[i] != '\n') {
+            return false;
+        }
+    }
+    return true;
+}

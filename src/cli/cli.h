@@ -55,6 +55,9 @@ int rp_cli_usage_error(const rp_cli_command *cmd, const char *fmt, ...)
  * argv[*i] is another argument, -1 when the flag is there but its value is missing. */
 int rp_cli_flag_value(int argc, char **argv, int *i, const char *long_name, const char *short_name,
                       const char **value);
+/* Whether a JSON-lines input line holds nothing but JSON whitespace (skipped by every reader). */
+bool rp_cli_is_blank_line(const char *s, size_t n);
+
 /* Whether argv[i] is `-h` or `--help`. */
 bool rp_cli_is_help(const char *arg);
 

@@ -202,17 +202,6 @@ static rp_config *load_config(const eval_options *o, trust_probe *probe)
     return rp_config_load(files, n);
 }
 
-/* True for a line holding nothing but JSON whitespace: skipped, as the format allows. */
-static bool is_blank(const char *s, size_t n)
-{
-    for (size_t i = 0; i < n; i++) {
-        if (s[i] != ' ' && s[i] != '\t' && s[i] != '\r' && s[i] != '\n') {
-            return false;
-        }
-    }
-    return true;
-}
-
 static void write_line_error(rp_buf *out, size_t line_no, const char *why)
 {
     char msg[600];
@@ -239,7 +228,7 @@ static int eval_stream(const rp_config *cfg, const rp_session_opts *opts, FILE *
         while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r')) {
             len--;
         }
-        if (is_blank(line, len)) {
+        if (rp_cli_is_blank_line(line, len)) {
             continue;
         }
         char err[512] = "";

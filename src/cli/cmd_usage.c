@@ -49,15 +49,6 @@ typedef struct usage_totals {
     int64_t cost_nusd;
 } usage_totals;
 
-static bool is_blank(const char *s, size_t n)
-{
-    for (size_t i = 0; i < n; i++) {
-        if (s[i] != ' ' && s[i] != '\t' && s[i] != '\r' && s[i] != '\n')
-            return false;
-    }
-    return true;
-}
-
 /* One line → one row. Returns 0, 1 for a line that cannot be read (reported), -1 store error. */
 static int record_line(rp_store *store, const rp_pricing *pricing, const char *line, size_t len,
                        size_t line_no, rp_arena *a, usage_totals *t)
@@ -103,7 +94,7 @@ static int record_stream(rp_store *store, const rp_pricing *pricing, FILE *in, c
     while ((got = getline(&line, &cap, in)) >= 0) {
         line_no++;
         size_t len = (size_t)got;
-        if (is_blank(line, len))
+        if (rp_cli_is_blank_line(line, len))
             continue;
         rp_arena_reset(&a);
         int rc = record_line(store, pricing, line, len, line_no, &a, t);

@@ -121,7 +121,7 @@ static int apply_approved_pending(const rp_config *cfg, rp_cost_ctx *cost,
     const rp_json *after = d.result == RP_ASK ? d.approved_state : d.new_state;
     rp_json *settled = rp_json_new(a, rp_json_clone(a, after ? after : *state));
     /* The cost approvals come from what the person was asked, not from this pass. */
-    if (rp_cost_settle_approval(opts, sid, cost, pending, *state, settled, &call_ev, ctx, err,
+    if (rp_cost_settle_approval(opts, sid, pending, *state, settled, &call_ev, ctx, err,
                                 err_size) != 0)
         return -1;
     *state = settled;

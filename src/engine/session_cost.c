@@ -405,7 +405,6 @@ int rp_cost_finish(const rp_config *cfg, const rp_session_opts *opts, const char
                    const rp_json **to_save, rp_eval_ctx *ctx, char *err, size_t err_size)
 {
     (void)cfg;
-    (void)ev;
     rp_arena *a = ctx->arena;
     int rc = 0;
     if (cc->budget_type != NULL && cc->budget_type->destroy != NULL && cc->budget_instance) {
@@ -519,9 +518,9 @@ static void settle_key(rp_json *after, const rp_json *before, const rp_json *pen
     rp_json_object_set(a, after, key, rp_json_make_double(pv > bv ? pv : bv));
 }
 
-int rp_cost_settle_approval(const rp_session_opts *opts, const char *sid, rp_cost_ctx *cc,
-                            const rp_json *pending, const rp_json *before, rp_json *after,
-                            const rp_event *call_ev, rp_eval_ctx *ctx, char *err, size_t err_size)
+int rp_cost_settle_approval(const rp_session_opts *opts, const char *sid, const rp_json *pending,
+                            const rp_json *before, rp_json *after, const rp_event *call_ev,
+                            rp_eval_ctx *ctx, char *err, size_t err_size)
 {
     rp_arena *a = ctx->arena;
     settle_key(after, before, pending, KEY_COST_APPROVED, false, a);
@@ -555,6 +554,5 @@ int rp_cost_settle_approval(const rp_session_opts *opts, const char *sid, rp_cos
             attach(opts, sid, &normalized, ctx->now_us, err, err_size) != 0)
             return -1;
     }
-    (void)cc;
     return 0;
 }

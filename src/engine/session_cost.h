@@ -70,8 +70,8 @@ void rp_cost_annotate_pending(const rp_cost_ctx *cc, rp_json *updates, rp_arena 
  * nothing was parked for them —, per-user ones are removed from `after` and recorded for the
  * parked owner and window. A dispatch among the approved calls attaches its cost_budget.
  * Returns 0 or -1 with err (store failure). */
-int rp_cost_settle_approval(const rp_session_opts *opts, const char *sid, rp_cost_ctx *cc,
-                            const rp_json *pending, const rp_json *before, rp_json *after,
-                            const rp_event *call_ev, rp_eval_ctx *ctx, char *err, size_t err_size);
+int rp_cost_settle_approval(const rp_session_opts *opts, const char *sid, const rp_json *pending,
+                            const rp_json *before, rp_json *after, const rp_event *call_ev,
+                            rp_eval_ctx *ctx, char *err, size_t err_size);
 
 #endif
