@@ -4,7 +4,7 @@
 set -eu
 
 PACKAGES="build-essential cmake pkg-config clang libclang-rt-14-dev libyaml-dev libsqlite3-dev
-libcmocka-dev libpcre2-dev python3"
+libcmocka-dev libpcre2-dev libvectorscan-dev python3"
 
 missing=""
 for p in $PACKAGES; do
