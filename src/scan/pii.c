@@ -1,5 +1,546 @@
-/* pii.c — scanner rules for personal data (placeholder until the extractors land). */
+/* pii.c — scanner rules for personal data: ssn, credit_card, email, phone,
+ * iban, ip_address, passport_us, date_of_birth (the contract is in
+ * scan_rules.h).
+ *
+ * Each expression is a cheap trigger whose match end falls on or inside a
+ * candidate; the extractor then delimits the token around that offset, checks
+ * that it is not glued to a longer word or number, validates it (validate.c)
+ * and emits it. Extractors look at most a few dozen bytes back; forward they
+ * stop at the token's end, which they return so that the core skips the further
+ * triggers inside the same token (a 20-digit run fires the card trigger 8
+ * times). Every read is bounded by [0, job->len). */
+#include <string.h>
+
 #include "scan/scan_rules.h"
 
-const rp_scan_rule rp_scan_pii_rules[1] = {{0}};
-const size_t rp_scan_pii_rule_count = 0;
+static bool is_digit(char c)
+{
+    return c >= '0' && c <= '9';
+}
+static bool is_alpha(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+static bool is_alnum(char c)
+{
+    return is_digit(c) || is_alpha(c);
+}
+static bool is_hex(char c)
+{
+    return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+}
+
+/* The byte at i, or NUL outside the text: lets the checks below look past
+ * either end. */
+static char at(const rp_scan_job *job, size_t i)
+{
+    return i < job->len ? job->text[i] : '\0';
+}
+/* The byte before start, where an escape such as the "\n" of a JSON string
+ * inside a string
+ * ("contacts:\\nana@example.com") counts as a separator, not as the letter 'n'.
+ */
+static char before(const rp_scan_job *job, size_t start)
+{
+    if (start == 0)
+        return '\0';
+    char c = job->text[start - 1];
+    if ((c == 'n' || c == 't' || c == 'r') && start >= 2 && job->text[start - 2] == '\\')
+        return ' ';
+    return c;
+}
+
+/* A number glued to a word, another number, a decimal point or a dash is part
+ * of something else: an id, a version, a longer digit run, a hash. */
+static bool glued_before(const rp_scan_job *job, size_t start)
+{
+    char c = before(job, start);
+    if (is_alnum(c) || c == '_' || c == '-')
+        return true;
+    return c == '.' && start >= 2 && is_digit(job->text[start - 2]);
+}
+static bool glued_after(const rp_scan_job *job, size_t end)
+{
+    char c = at(job, end);
+    if (is_alnum(c) || c == '_' || c == '-')
+        return true;
+    return c == '.' && is_digit(at(job, end + 1));
+}
+
+/* ---- ssn ---- */
+
+static size_t emit_ssn(rp_scan_job *job, size_t start, size_t end, bool bare)
+{
+    if (glued_before(job, start) || glued_after(job, end))
+        return end;
+    if (rp_scan_ssn(job->text + start, end - start, bare))
+        rp_scan_emit(job, RP_SCAN_SSN, start, end, RP_MASK_SSN);
+    return end;
+}
+
+/* AAA-GG-SSSS: the match is the whole candidate. */
+static size_t extract_ssn_dashed(rp_scan_job *job, size_t end)
+{
+    return emit_ssn(job, end - 11, end, false);
+}
+
+/* AAA GG SSSS, unless it is a stretch of a longer list of space-separated
+ * numbers (a table row, a spaced-out card number). */
+static size_t extract_ssn_spaced(rp_scan_job *job, size_t end)
+{
+    size_t start = end - 11;
+    if (before(job, start) == ' ' && start >= 2 && is_digit(job->text[start - 2]))
+        return end;
+    if (at(job, end) == ' ' && is_digit(at(job, end + 1)))
+        return end;
+    return emit_ssn(job, start, end, false);
+}
+
+/* A bare AAAGGSSSS after an "SSN" label (the expression checked the label). */
+static size_t extract_ssn_labelled(rp_scan_job *job, size_t end)
+{
+    return emit_ssn(job, end - 9, end, true);
+}
+
+/* ---- credit_card ---- */
+
+#define CARD_MAX_DIGITS 19
+
+/* Groups of a card written in groups: 4-4-4-4, 4-6-5 (Amex), 4-6-4 (Diners),
+ * 4-4-4-4-3; a group of one or two digits is only seen last (4-4-4-1). */
+static bool card_groups_ok(const char *s, size_t n)
+{
+    size_t len = 0;
+    for (size_t i = 0; i <= n; i++) {
+        if (i < n && is_digit(s[i])) {
+            len++;
+            continue;
+        }
+        if (len > 6 || (len < 3 && i < n))
+            return false;
+        len = 0;
+    }
+    return true;
+}
+
+/* The token around a trigger is a run of digits joined by single spaces or
+ * dashes; it may hold one card, several cards in a row ("4111 1111 1111 1111
+ * 5500 0000 0000 0004"), or be a long digit run (a timestamp, an id) that holds
+ * none. From each group, the longest run of whole groups that is a valid card
+ * is taken; an unbroken candidate must be one group on its own. */
+static size_t extract_card(rp_scan_job *job, size_t end)
+{
+    const char *t = job->text;
+    size_t p = end, q = end;
+    /* Back to the token start: the first trigger of a token is its 13th digit, so
+     * at most 25 bytes back; the bound only guards against a contract slip. */
+    while (p > 0 && end - p < 64) {
+        char c = t[p - 1];
+        if (is_digit(c) || ((c == ' ' || c == '-') && p >= 2 && is_digit(t[p - 2])))
+            p--;
+        else
+            break;
+    }
+    if (!is_digit(t[p]))
+        p++;
+    while (q < job->len) {
+        char c = t[q];
+        if (is_digit(c) || ((c == ' ' || c == '-') && is_digit(at(job, q + 1))))
+            q++;
+        else
+            break;
+    }
+    if (glued_before(job, p) || glued_after(job, q))
+        return q;
+    size_t i = p;
+    while (i < q) {
+        size_t best = 0, digits = 0, g = i;
+        char sep = 0;
+        while (g < q) {
+            size_t ge = g;
+            while (ge < q && is_digit(t[ge]))
+                ge++;
+            digits += ge - g;
+            if (digits > CARD_MAX_DIGITS)
+                break;
+            if (digits >= 13 && (g == i || card_groups_ok(t + i, ge - i)) &&
+                rp_scan_credit_card(t + i, ge - i) != RP_CARD_NONE)
+                best = ge;
+            if (ge >= q || (sep && t[ge] != sep))
+                break;
+            sep = t[ge];
+            g = ge + 1;
+        }
+        if (best) {
+            rp_scan_emit(job, RP_SCAN_CREDIT_CARD, i, best, RP_MASK_CARD);
+            i = best + 1;
+            continue;
+        }
+        while (i < q && is_digit(t[i])) /* on to the next group */
+            i++;
+        i++;
+    }
+    return q;
+}
+
+/* ---- email ---- */
+
+static bool is_local_char(char c)
+{
+    return is_alnum(c) || (c != '\0' && strchr("._%+-", c) != NULL);
+}
+static bool is_domain_char(char c)
+{
+    return is_alnum(c) || c == '.' || c == '-';
+}
+
+/* Is the '@' at atpos the end of a URL's userinfo
+ * ("scheme://user:password@host")? Back from it to "://" without leaving the
+ * authority: no '/', space, quote or bracket in between. */
+static bool in_url_authority(const char *t, size_t atpos)
+{
+    size_t lo = atpos > 256 ? atpos - 256 : 0;
+    for (size_t k = atpos; k > lo; k--) {
+        char c = t[k - 1];
+        if (c == '/')
+            return k >= 3 && t[k - 2] == '/' && t[k - 3] == ':';
+        if (c == ' ' || c == '\n' || c == '\t' || c == '"' || c == '\'' || c == '<' || c == '>' ||
+            c == '(' || c == ')' || c == '[' || c == ']' || c == '\0' || c == '@')
+            return false;
+    }
+    return false;
+}
+
+/* The trigger is "x@y": '@' sits at end - 2. The local part is taken with the
+ * reference's narrow class (not every RFC atext: "key=john@x.com" is john's
+ * address, "'john@x.com'" is quoted), an apostrophe only inside a name
+ * (o'brien). Not addresses, though address-shaped:
+ *   - "git@github.com:org/repo" and "user@host:path": scp/SSH remotes, a host
+ * and a path;
+ *   - "ssh://git@host/..": the user part of a URL.
+ * Both name an account on a host, not a person's mailbox; and in
+ * "scheme://user:pass@host" the part before '@' is a password (url_password's),
+ * not the local part of an address. */
+static size_t extract_email(rp_scan_job *job, size_t end)
+{
+    const char *t = job->text;
+    size_t atpos = end - 2, ls = atpos, de = atpos + 1;
+    while (ls > 0 && atpos - ls <= 64) {
+        char c = t[ls - 1];
+        if (is_local_char(c) || (c == '\'' && ls >= 2 && is_alnum(t[ls - 2]) && is_alnum(t[ls])))
+            ls--;
+        else
+            break;
+    }
+    if (atpos - ls > 64)
+        return end; /* no local part is that long: a blob */
+    /* "see...john@": the address starts after ".." */
+    for (size_t i = atpos; i > ls + 1; i--)
+        if (t[i - 1] == '.' && t[i - 2] == '.') {
+            ls = i;
+            break;
+        }
+    while (ls < atpos && t[ls] == '.')
+        ls++;
+    if (ls > 0 && t[ls - 1] == '\\' && (t[ls] == 'n' || t[ls] == 't' || t[ls] == 'r'))
+        ls++; /* "\nana@..": an escaped new line, then the address */
+    while (de < job->len && de - atpos <= 254 && is_domain_char(t[de]))
+        de++;
+    size_t scan_end = de;
+    while (de > atpos + 1 && (t[de - 1] == '.' || t[de - 1] == '-')) /* "mail a@b.com." */
+        de--;
+    if (ls == atpos || de - atpos > 254)
+        return scan_end;
+    char next = at(job, de);
+    if (next == '@' || next == '_')
+        return scan_end;
+    if (next == ':' && (is_alnum(at(job, de + 1)) || at(job, de + 1) == '/' ||
+                        at(job, de + 1) == '~' || at(job, de + 1) == '.'))
+        return scan_end;
+    if (in_url_authority(t, atpos))
+        return scan_end;
+    if (rp_scan_email(t + ls, de - ls))
+        rp_scan_emit(job, RP_SCAN_EMAIL, ls, de, RP_MASK_EMAIL);
+    return scan_end;
+}
+
+/* ---- phone ---- */
+
+#define PHONE_MAX_SPAN 24 /* rp_scan_phone's own limit */
+#define PHONE_BACK     48
+#define PHONE_AHEAD    32
+
+static bool is_phone_sep(char c)
+{
+    return c == ' ' || c == '-' || c == '.';
+}
+
+/* A candidate [i, j) written with spaces only, cut out of a longer run of
+ * space-separated numbers (a table row, the groups of an IBAN or an account
+ * number), is a stretch of that run rather than a phone number. */
+static bool inside_number_list(const char *t, size_t p, size_t q, size_t i, size_t j)
+{
+    for (size_t k = i; k < j; k++)
+        if (!is_digit(t[k]) && t[k] != ' ')
+            return false;
+    bool more_before = i > p && t[i - 1] == ' ' && i >= 2 && is_digit(t[i - 2]);
+    bool more_after = j < q && t[j] == ' ';
+    return more_before || more_after;
+}
+
+/* A phone token is digits, single separators (' ', '-', '.') between digit
+ * groups, parentheses around a group and a leading '+'. Spaces also join
+ * unrelated numbers ("room 12 415 555 0132"), so every run of whole groups that
+ * starts at the token start, after a space, at '(' or '+' and ends at a group
+ * end is a candidate; rp_scan_phone sees the whole text and rejects a candidate
+ * glued to a dash, a dot or a digit, so splits happen only at spaces. From each
+ * start the longest valid candidate wins and the search goes on after it. */
+static size_t extract_phone(rp_scan_job *job, size_t end)
+{
+    const char *t = job->text;
+    size_t p = end, q = end;
+    while (p > 0 && end - p < PHONE_BACK) {
+        char c = t[p - 1];
+        char right = at(job, p);
+        if (is_digit(c) || (c == ')' && p >= 2 && is_digit(t[p - 2])))
+            p--;
+        else if (c == '(' && is_digit(right))
+            p--;
+        else if (c == '+' && is_digit(right)) {
+            p--;
+            break;
+        } else if (is_phone_sep(c) && p >= 2 && (is_digit(t[p - 2]) || t[p - 2] == ')') &&
+                   (is_digit(right) || right == '('))
+            p--;
+        else
+            break;
+    }
+    while (q < job->len && q - end < PHONE_AHEAD) {
+        char c = t[q];
+        char left = q > 0 ? t[q - 1] : '\0';
+        if (is_digit(c) || (c == ')' && is_digit(left)))
+            q++;
+        else if (c == '(' && is_digit(at(job, q + 1)))
+            q++;
+        else if (is_phone_sep(c) && (is_digit(left) || left == ')') &&
+                 (is_digit(at(job, q + 1)) || at(job, q + 1) == '('))
+            q++;
+        else
+            break;
+    }
+    while (q > end && !is_digit(t[q - 1]) && t[q - 1] != ')') /* "67 (Marseille)" */
+        q--;
+    size_t i = p;
+    while (i < q) {
+        char c = t[i];
+        bool start_ok = i == p || t[i - 1] == ' ' || c == '(' || c == '+';
+        size_t found = 0;
+        if (start_ok && (is_digit(c) || c == '(' || c == '+')) {
+            size_t lim = q - i < PHONE_MAX_SPAN ? q : i + PHONE_MAX_SPAN;
+            for (size_t j = lim; j > i + 6; j--) {
+                if (!is_digit(t[j - 1]) || (j < q && is_digit(t[j])))
+                    continue;
+                if (inside_number_list(t, p, q, i, j))
+                    continue;
+                if (rp_scan_phone(t, job->len, i, j - i)) {
+                    found = j;
+                    break;
+                }
+            }
+        }
+        if (found) {
+            rp_scan_emit(job, RP_SCAN_PHONE, i, found, RP_MASK_GENERIC);
+            i = found;
+        } else {
+            i++;
+        }
+    }
+    return q;
+}
+
+/* ---- iban ---- */
+
+/* The trigger is two letters, two digits and 11 more characters (spaces allowed
+ * after each 4): the shortest IBAN (Norway) is 15. The candidate starts at a
+ * word start 15-18 bytes back; its length is the country's, unbroken or in
+ * groups of 4. */
+static size_t extract_iban(rp_scan_job *job, size_t end)
+{
+    const char *t = job->text;
+    for (size_t back = 18; back >= 15; back--) {
+        if (back > end)
+            continue;
+        size_t p = end - back;
+        if (!is_alpha(t[p]) || !is_alpha(t[p + 1]) || !is_digit(t[p + 2]) || !is_digit(t[p + 3]) ||
+            is_alnum(before(job, p)))
+            continue;
+        size_t len = (size_t)rp_scan_iban_length(t + p);
+        if (len == 0)
+            continue;
+        if (at(job, p + 4) == ' ')
+            len += (len - 1) / 4;
+        if (len > job->len - p || is_alnum(at(job, p + len)))
+            continue;
+        if (rp_scan_iban(t + p, len)) {
+            rp_scan_emit(job, RP_SCAN_IBAN, p, p + len, RP_MASK_GENERIC);
+            return p + len;
+        }
+    }
+    return end;
+}
+
+/* ---- ip_address ---- */
+
+static void emit_ip(rp_scan_job *job, size_t start, size_t end)
+{
+    rp_ip_class c = rp_scan_ip_address(job->text + start, end - start);
+    if (c == RP_IP_PUBLIC || (c != RP_IP_INVALID && job->opt->ip_include_private))
+        rp_scan_emit(job, RP_SCAN_IP_ADDRESS, start, end, RP_MASK_GENERIC);
+}
+
+/* Dotted quads. "1.2.3.4.5" is not an address (a longer dotted run), nor
+ * "v1.2.3.4" or "1.2.3.4-beta" (versions: a letter before, or a dash and a word
+ * after); "8.8.8.8:53" and "10.0.0.0/8" are. The IPv4 tail of an IPv6 address
+ * ("::ffff:1.2.3.4") is the IPv6 rule's. */
+static size_t extract_ipv4(rp_scan_job *job, size_t end)
+{
+    const char *t = job->text;
+    size_t p = end, q = end;
+    while (p > 0 && end - p < 16 && (is_digit(t[p - 1]) || t[p - 1] == '.'))
+        p--;
+    while (q < job->len && q - end < 16 && (is_digit(t[q]) || t[q] == '.'))
+        q++;
+    size_t scan_end = q;
+    if (q > p && t[q - 1] == '.' && !is_digit(at(job, q)))
+        q--; /* a full stop */
+    char b = before(job, p), a = at(job, q);
+    if (is_alnum(b) || b == '_' || b == '-' || b == '.' || is_alnum(a) || a == '_' ||
+        (a == '-' && is_alnum(at(job, q + 1))))
+        return scan_end;
+    if (b == ':') { /* an IPv6 prefix before it: "::ffff:" or "64:ff9b::" */
+        size_t k = p - 1, colons = 0;
+        while (k > 0 && p - k < 40 && (is_hex(t[k - 1]) || t[k - 1] == ':'))
+            colons += t[--k] == ':';
+        if (colons >= 1)
+            return scan_end;
+    }
+    emit_ip(job, p, q);
+    return scan_end;
+}
+
+static bool is_ipv6_char(char c)
+{
+    return is_hex(c) || c == ':' || c == '.';
+}
+
+/* Colon-hex forms. The trigger fires on times (12:30:45), MAC addresses and C++
+ * scopes
+ * ("std::"); the token is delimited over hex digits, ':' and '.', and must not
+ * be glued to a word ("std::cerr" starts after 't'). A trailing single ':'
+ * ("addr 2001:db8::1: up") is punctuation. */
+static size_t extract_ipv6(rp_scan_job *job, size_t end)
+{
+    const char *t = job->text;
+    size_t p = end, q = end;
+    while (p > 0 && end - p < 45 && is_ipv6_char(t[p - 1]))
+        p--;
+    while (q < job->len && q - p < 46 && is_ipv6_char(t[q]))
+        q++;
+    size_t scan_end = q;
+    char b = before(job, p), a = at(job, q);
+    if (is_alnum(b) || b == '_' || is_alnum(a) || a == '_' || is_ipv6_char(a) || is_ipv6_char(b))
+        return scan_end; /* glued, or longer than any address */
+    if (q > p && t[q - 1] == '.')
+        q--;
+    if (q - p >= 2 && t[q - 1] == ':' && t[q - 2] != ':')
+        q--;
+    /* Scopes like "a::b" or "Foo::bar" parse; a real address has a digit. */
+    bool digit = false;
+    for (size_t i = p; i < q && !digit; i++)
+        digit = is_digit(t[i]);
+    if (!digit || memchr(t + p, ':', q - p) == NULL)
+        return scan_end;
+    emit_ip(job, p, q);
+    return scan_end;
+}
+
+/* ---- passport_us ---- */
+
+/* The expression saw "passport" at most 40 bytes before a 9-character candidate
+ * ending here. */
+static size_t extract_passport(rp_scan_job *job, size_t end)
+{
+    size_t start = end - 9;
+    if (is_alnum(at(job, end)) || is_alnum(before(job, start)) || before(job, start) == '-')
+        return end;
+    if (rp_scan_passport_us(job->text + start, 9))
+        rp_scan_emit(job, RP_SCAN_PASSPORT_US, start, end, RP_MASK_GENERIC);
+    return end;
+}
+
+/* ---- date_of_birth ---- */
+
+#define DATE_MAX_SPAN 32
+
+/* The expression saw a birth label at most 40 bytes before a digit ending here.
+ * A date ends in a digit group; its start is a word start at most 32 bytes
+ * back. The longest valid date wins (the day of "12 March 1985", not just
+ * "March 1985"). */
+static size_t extract_dob(rp_scan_job *job, size_t end)
+{
+    const char *t = job->text;
+    if (is_alnum(at(job, end)))
+        return end;
+    size_t lo = end > DATE_MAX_SPAN ? end - DATE_MAX_SPAN : 0;
+    for (size_t s = lo; s + 8 <= end; s++) {
+        if (!is_alnum(t[s]) || is_alnum(before(job, s)))
+            continue;
+        if (rp_scan_date_of_birth(t + s, end - s)) {
+            rp_scan_emit(job, RP_SCAN_DATE_OF_BIRTH, s, end, RP_MASK_GENERIC);
+            return end;
+        }
+    }
+    return end;
+}
+
+/* ---- the rules ---- */
+
+#define CI RP_SCAN_RULE_CASELESS
+
+/* Trigger frequency matters more than expression shape: the default set (ssn,
+ * credit_card, email, phone) must stay rare on prose, code and logs, so no
+ * trigger fires on short digit runs: cards need 13 digits, national phones 10,
+ * E.164 phones '+' and 8 digits. */
+const rp_scan_rule rp_scan_pii_rules[] = {
+    {RP_SCAN_SSN, "\\d{3}-\\d{2}-\\d{4}", 0, extract_ssn_dashed},
+    {RP_SCAN_SSN, "\\d{3} \\d{2} \\d{4}", 0, extract_ssn_spaced},
+    {RP_SCAN_SSN,
+     "\\b(?:ssn|social\\s+security(?:\\s+(?:number|no|num))?)s?\\b[^0-9\\n]{0,"
+     "20}\\d{9}",
+     CI, extract_ssn_labelled},
+    {RP_SCAN_CREDIT_CARD, "\\d(?:[ \\-]?\\d){12}", 0, extract_card},
+    {RP_SCAN_EMAIL, "[A-Za-z0-9._%+\\-]@[A-Za-z0-9]", 0, extract_email},
+    {RP_SCAN_PHONE, "\\+\\d(?:[ \\-.()]{0,2}\\d){7}", 0, extract_phone},
+    {RP_SCAN_PHONE, "\\(\\d{2,5}\\)[ \\-]?\\d", 0, extract_phone},
+    {RP_SCAN_PHONE, "\\d(?:[ \\-.]?\\d){9}", 0, extract_phone},
+    {RP_SCAN_IBAN, "\\b[A-Za-z]{2}\\d{2}(?: ?[A-Za-z0-9]{4}){2} ?[A-Za-z0-9]{3}", 0, extract_iban},
+    {RP_SCAN_IP_ADDRESS, "\\d{1,3}\\.\\d{1,3}\\.\\d{1,3}\\.\\d", 0, extract_ipv4},
+    {RP_SCAN_IP_ADDRESS, "[0-9A-Fa-f]{1,4}::", 0, extract_ipv6},
+    {RP_SCAN_IP_ADDRESS, "[0-9A-Fa-f]{1,4}:[0-9A-Fa-f]{1,4}:[0-9A-Fa-f]{1,4}", 0, extract_ipv6},
+    {RP_SCAN_IP_ADDRESS, "(?:^|[^0-9A-Za-z_:])::[0-9A-Fa-f]", 0, extract_ipv6},
+    {RP_SCAN_PASSPORT_US,
+     "(?:passport|reisepass|passeport|pasaporte|passaporto|paspoort).{0,40}[A-"
+     "Za-z0-9]\\d{8}",
+     CI | RP_SCAN_RULE_DOTALL, extract_passport},
+    {RP_SCAN_DATE_OF_BIRTH,
+     "(?:\\bdob\\b|d\\.o\\.b|date[\\s_-]*of[\\s_-]*birth|birth[\\s_-]*date|"
+     "birthday|\\bborn\\b|"
+     "geburtsdatum|date\\s+de\\s+naissance|fecha\\s+de\\s+nacimiento|data\\s+"
+     "di\\s+nascita|"
+     "geboortedatum|n\\xc3\\xa9e?\\s+le|"
+     "\\xe7\\x94\\x9f\\xe5\\xb9\\xb4\\xe6\\x9c\\x88\\xe6\\x97\\xa5|"
+     "\\xe5\\x87\\xba\\xe7\\x94\\x9f\\xe6\\x97\\xa5\\xe6\\x9c\\x9f)[^\\n]{0,40}"
+     "\\d",
+     CI, extract_dob},
+};
+const size_t rp_scan_pii_rule_count = sizeof rp_scan_pii_rules / sizeof rp_scan_pii_rules[0];

@@ -13,6 +13,7 @@
 
 #include <hs.h>
 
+#include "scan/normalize.h"
 #include "scan/scan.h"
 #include "scan/scan_cache.h"
 #include "scan/scan_rules.h"
@@ -233,7 +234,8 @@ static void resolve(scan_core *c)
 {
     size_t type_end[RP_SCAN_N_TYPES] = {0};
     size_t max_end = 0, kept = 0;
-    qsort(c->findings, c->n, sizeof *c->findings, by_start);
+    if (c->n > 1) /* findings is NULL when there are none: qsort(NULL, 0) is undefined */
+        qsort(c->findings, c->n, sizeof *c->findings, by_start);
     for (size_t i = 0; i < c->n; i++) {
         rp_scan_finding *f = &c->findings[i];
         if (kept > 0 && f->end <= max_end)
@@ -257,6 +259,14 @@ int rp_scanner_scan(const rp_scanner *s, rp_arena *a, const char *text, size_t n
     if (n > UINT_MAX)
         return -1; /* vectorscan takes an unsigned length; no event is this big */
 
+    /* Unicode digits are scanned as ASCII ones and the spans mapped back (normalize.h). */
+    rp_digit_fold fold;
+    bool folded = rp_fold_unicode_digits(a, text, n, &fold);
+    if (folded) {
+        text = fold.text;
+        n = fold.len;
+    }
+
     scan_core core = {.scanner = s};
     core.skip_until = rp_arena_calloc(a, s->n_rules * sizeof *core.skip_until);
     rp_scan_job job = {.text = text, .len = n, .arena = a, .opt = &s->opt, .core = &core};
@@ -279,6 +289,12 @@ int rp_scanner_scan(const rp_scanner *s, rp_arena *a, const char *text, size_t n
         return -1;
 
     resolve(&core);
+    if (folded) {
+        for (size_t i = 0; i < core.n; i++) {
+            core.findings[i].start = fold.origin[core.findings[i].start];
+            core.findings[i].end = fold.origin[core.findings[i].end];
+        }
+    }
     out->findings = core.findings;
     out->n = core.n;
     out->truncated = core.truncated;

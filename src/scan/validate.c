@@ -1,4 +1,5 @@
-/* validate.c — per-type validators for content-scanning candidates (see validate.h). */
+/* validate.c — per-type validators for content-scanning candidates (see
+ * validate.h). */
 #include "scan/validate.h"
 
 #include <math.h>
@@ -72,7 +73,7 @@ bool rp_scan_ssn(const char *s, size_t n, bool allow_bare)
     int area = num(d, 3), group = num(d + 3, 2), serial = num(d + 5, 4);
     if (area == 0 || area == 666 || area >= 900 || group == 0 || serial == 0)
         return false;
-    static const char *const samples[] = {"078051120", "219099999", "123456789"};
+    static const char *const samples[] = {"078051120", "219099999"};
     for (size_t i = 0; i < sizeof samples / sizeof samples[0]; i++)
         if (memcmp(d, samples[i], 9) == 0)
             return false;
@@ -111,8 +112,8 @@ rp_card_issuer rp_scan_card_issuer(const char *d, size_t n)
     if (n < 12 || n > 19 || !all_digits(d, n))
         return RP_CARD_NONE;
     int p1 = num(d, 1), p2 = num(d, 2), p3 = num(d, 3), p4 = num(d, 4), p6 = num(d, 6);
-    /* Most specific prefixes first: Discover's 622126-622925 lies inside UnionPay's 62 and
-     * Discover's 6011/644-649/65 inside Maestro's 56-69. */
+    /* Most specific prefixes first: Discover's 622126-622925 lies inside
+     * UnionPay's 62 and Discover's 6011/644-649/65 inside Maestro's 56-69. */
     if ((p2 == 34 || p2 == 37) && n == 15)
         return RP_CARD_AMEX;
     if (p1 == 4 && (n == 13 || n == 16 || n == 19))
@@ -192,6 +193,31 @@ static bool is_atext(char c)
     return is_alnum(c) || (c != 0 && strchr("!#$%&'*+/=?^_`{|}~-", c) != NULL);
 }
 
+/* Asset names such as "logo@2x.png" and "icon@3x.webp" (iOS and web image
+ * densities) have the shape of an address; none of these extensions is a
+ * delegated top-level domain. */
+static bool is_file_extension(const char *t, size_t len)
+{
+    static const char *const ext[] = {
+        "png",   "jpg",  "jpeg", "gif", "svg", "webp", "bmp", "ico",  "tif",  "tiff", "heic",
+        "pdf",   "js",   "mjs",  "cjs", "jsx", "tsx",  "css", "scss", "less", "html", "htm",
+        "json",  "yaml", "yml",  "txt", "csv", "log",  "xml", "toml", "ini",  "cfg",  "lock",
+        "tmp",   "bak",  "exe",  "dll", "gz",  "tgz",  "bz2", "xz",   "wasm", "map",  "woff",
+        "woff2", "ttf",  "otf",  "mp3", "wav", "ogg",  "avi", "mkv",  "webm", "jar",  "pyc",
+    };
+    for (size_t i = 0; i < sizeof ext / sizeof ext[0]; i++) {
+        size_t m = strlen(ext[i]);
+        if (m != len)
+            continue;
+        size_t j = 0;
+        while (j < m && lower(t[j]) == ext[i][j])
+            j++;
+        if (j == m)
+            return true;
+    }
+    return false;
+}
+
 bool rp_scan_email(const char *s, size_t n)
 {
     const char *at = memchr(s, '@', n);
@@ -229,6 +255,8 @@ bool rp_scan_email(const char *s, size_t n)
             for (size_t j = 0; j < len; j++)
                 if (!is_alpha(t[j]))
                     return false;
+            if (is_file_extension(t, len))
+                return false;
         }
         start = i + 1;
     }
@@ -248,15 +276,31 @@ static bool nanp_ok(const char *d) /* 10 digits: NPA NXX XXXX */
     return true;
 }
 
+/* NANP numbers are written 3-3-4 ((415) 555-0132, 415.555.0132) or 3-7;
+ * "536-22-12345" is a part number. */
+static bool nanp_groups(const size_t *glen, size_t groups)
+{
+    if (groups == 3)
+        return glen[0] == 3 && glen[1] == 3 && glen[2] == 4;
+    return groups == 2 && glen[0] == 3 && glen[1] == 7;
+}
+
 bool rp_scan_phone(const char *text, size_t text_len, size_t off, size_t n)
 {
     if (off > text_len || n > text_len - off || n < 7 || n > 24)
         return false;
     const char *s = text + off;
-    /* Neighbours: glued to a word, number, version, date or path means part of something else. */
+    /* Neighbours: glued to a word, number, version, date or path means part of
+     * something else. */
     if (off > 0) {
         char b = text[off - 1];
-        if (is_alnum(b) || (b && strchr(".-/:+_@#", b)))
+        /* "tel:+1..", "Phone:415-..": a label's colon, unlike a time's
+         * ("10:415-...") */
+        bool label_colon = b == ':' && off >= 2 && is_alpha(text[off - 2]);
+        /* "\n" of a JSON string inside a string: an escaped new line, not the
+         * letter n */
+        bool escape = (b == 'n' || b == 't' || b == 'r') && off >= 2 && text[off - 2] == '\\';
+        if ((is_alnum(b) && !escape) || (b && !label_colon && strchr(".-/:+_@#", b)))
             return false;
     }
     if (off + n < text_len) {
@@ -286,6 +330,15 @@ bool rp_scan_phone(const char *text, size_t text_len, size_t off, size_t n)
         if (cur) {
             if (groups == 16)
                 return false;
+            /* "+44 (0)20 ..": the bracketed trunk 0 is dialled only nationally; it is
+             * not a group of the number (and not one of its digits for the length
+             * checks). */
+            if (plus && cur == 1 && c == ')' && d[k - 1] == '0' && s[i - 2] == '(') {
+                k--;
+                cur = 0;
+            }
+        }
+        if (cur) {
             glen[groups++] = cur;
             if (cur > max_group)
                 max_group = cur;
@@ -324,12 +377,21 @@ bool rp_scan_phone(const char *text, size_t text_len, size_t off, size_t n)
     if (dots && dash)
         return false;
     if (dots && !paren && !plus) {
-        /* dot-only spans: decimals (one dot), versions and IPv4 (every group <= 3 digits) */
-        if (seps < 2 || max_group <= 3)
+        /* dot-only spans: decimals (one dot), versions and IPv4 (every group <= 3
+         * digits) */
+        bool french = groups == 5 && k == 10 && d[0] == '0' && max_group == 2; /* 01.42.68.53.00 */
+        if (seps < 2 || (max_group <= 3 && !french))
             return false;
     }
     if (plus) {
         if (k < 8 || k > 15 || d[0] == '0')
+            return false;
+        /* After the country code one short group is usual (+33 1 .., +81 3-.., +44
+         * (0)20 ..); more, or a lone last digit, is a list of small numbers. */
+        size_t singles = 0;
+        for (size_t g = 1; g < groups; g++)
+            singles += glen[g] == 1;
+        if (singles > 1 || (groups > 1 && glen[groups - 1] == 1))
             return false;
         if (d[0] == '1') /* NANP */
             return k == 11 && nanp_ok(d + 1);
@@ -337,11 +399,16 @@ bool rp_scan_phone(const char *text, size_t text_len, size_t off, size_t n)
     }
     if (seps == 0 && !paren)
         return false; /* a bare digit run: an id, an order number, a timestamp */
+    /* National groups have two digits or more; only NANP's trunk "1" (1-800-..)
+     * stands alone. "0-306-40615-2" is an ISBN, "0 1 2 3 4 5 6 7 8 9" a list. */
+    for (size_t g = 0; g < groups; g++)
+        if (glen[g] == 1 && !(g == 0 && d[0] == '1'))
+            return false;
     /* dates and times in digit groups: 4-2-2 or 2-2-4 with small values */
     if (groups == 3 && k == 8)
         return false;
     if (k == 10 && d[0] != '0') {
-        if (nanp_ok(d) && glen[0] == 3)
+        if (nanp_ok(d) && nanp_groups(glen, groups))
             return true;
         if (d[0] >= '6' && groups == 2 && glen[0] == 5) /* IN mobile 98765 43210 */
             return true;
@@ -352,7 +419,7 @@ bool rp_scan_phone(const char *text, size_t text_len, size_t off, size_t n)
     if (k == 11 && paren && glen[0] == 2 && d[0] != '0' && d[2] == '9') /* BR mobile */
         return true;
     if (k == 11 && d[0] == '1') {
-        if (glen[0] == 1 && nanp_ok(d + 1)) /* 1-800-555-0199 style */
+        if (glen[0] == 1 && nanp_ok(d + 1) && nanp_groups(glen + 1, groups - 1)) /* 1-800-.. */
             return true;
         if (d[1] >= '3' && glen[0] == 3) /* CN mobile 138 1234 5678 */
             return true;
@@ -567,6 +634,154 @@ const char *rp_ip_class_name(rp_ip_class c)
     return (unsigned)c < sizeof names / sizeof names[0] ? names[c] : "invalid";
 }
 
+/* ---- passport_us ---- */
+
+bool rp_scan_passport_us(const char *s, size_t n)
+{
+    if (n != 9)
+        return false;
+    size_t i = is_alpha(s[0]) ? 1 : 0;
+    if (!all_digits(s + i, n - i))
+        return false;
+    for (size_t j = i + 1; j < n; j++)
+        if (s[j] != s[i])
+            return true;
+    return false;
+}
+
+/* ---- date_of_birth ---- */
+
+static bool calendar_date(int y, int m, int d)
+{
+    static const unsigned char days[12] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+    if (y < 1900 || y > 2030 || m < 1 || m > 12 || d < 1)
+        return false;
+    bool leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+    return d <= days[m - 1] + (m == 2 && leap);
+}
+
+/* min..max digits at s[*i], not followed by another digit; the value, or -1. */
+static int read_number(const char *s, size_t n, size_t *i, size_t min, size_t max)
+{
+    size_t st = *i;
+    while (*i < n && is_digit(s[*i]) && *i - st < max)
+        (*i)++;
+    if (*i - st < min || (*i < n && is_digit(s[*i])))
+        return -1;
+    return num(s + st, *i - st);
+}
+
+/* An English month name at s[*i], full or its first three letters ("Sept" too),
+ * any case, with an optional abbreviation dot; 1..12, or -1. */
+static int read_month(const char *s, size_t n, size_t *i)
+{
+    static const char *const names[12] = {"january",   "february", "march",    "april",
+                                          "may",       "june",     "july",     "august",
+                                          "september", "october",  "november", "december"};
+    size_t st = *i;
+    while (*i < n && is_alpha(s[*i]) && *i - st < 9)
+        (*i)++;
+    size_t len = *i - st;
+    if (*i < n && is_alpha(s[*i]))
+        return -1;
+    for (int m = 0; m < 12; m++) {
+        size_t full = strlen(names[m]);
+        if (len != full && len != 3 && !(m == 8 && len == 4))
+            continue;
+        if (len > full)
+            continue;
+        size_t j = 0;
+        while (j < len && lower(s[st + j]) == names[m][j])
+            j++;
+        if (j == len) {
+            if (len < full && *i < n && s[*i] == '.')
+                (*i)++;
+            return m + 1;
+        }
+    }
+    return -1;
+}
+
+/* "st", "nd", "rd" or "th" after a day number. */
+static void skip_ordinal(const char *s, size_t n, size_t *i)
+{
+    if (*i + 2 > n)
+        return;
+    char a = lower(s[*i]), b = lower(s[*i + 1]);
+    if ((a == 's' && b == 't') || (a == 'n' && b == 'd') || (a == 'r' && b == 'd') ||
+        (a == 't' && b == 'h'))
+        *i += 2;
+}
+
+static bool numeric_date(const char *s, size_t n)
+{
+    size_t i = 0;
+    int a = read_number(s, n, &i, 1, 4);
+    size_t first = i;
+    if (a < 0 || i >= n || !strchr("-/.", s[i]) || s[i] == 0)
+        return false;
+    char sep = s[i++];
+    int b = read_number(s, n, &i, 1, 2);
+    if (b < 0 || i >= n || s[i] != sep)
+        return false;
+    i++;
+    if (first == 4) { /* YYYY-MM-DD */
+        int c = read_number(s, n, &i, 1, 2);
+        return c >= 0 && i == n && calendar_date(a, b, c);
+    }
+    if (first > 2)
+        return false;
+    int y = read_number(s, n, &i, 4, 4);
+    if (y < 0 || i != n)
+        return false;
+    return calendar_date(y, a, b) || calendar_date(y, b, a); /* MM/DD or DD/MM */
+}
+
+static bool named_month_date(const char *s, size_t n)
+{
+    size_t i = 0;
+    int d, m;
+    if (is_digit(s[0])) { /* 12 March 1985, 12th Mar 1985, 12-Mar-1985 */
+        d = read_number(s, n, &i, 1, 2);
+        skip_ordinal(s, n, &i);
+        if (d < 0 || i >= n || (s[i] != ' ' && s[i] != '-'))
+            return false;
+        char sep = s[i++];
+        m = read_month(s, n, &i);
+        if (m < 0 || i >= n || (s[i] != sep && s[i] != ' ' && s[i] != ','))
+            return false;
+        if (s[i] == ',')
+            i++;
+        if (i < n && (s[i] == ' ' || s[i] == '-'))
+            i++;
+    } else { /* March 12, 1985, Mar. 12 1985, March 12th 1985 */
+        m = read_month(s, n, &i);
+        if (m < 0 || i >= n || s[i] != ' ')
+            return false;
+        i++;
+        d = read_number(s, n, &i, 1, 2);
+        skip_ordinal(s, n, &i);
+        if (d < 0 || i >= n)
+            return false;
+        if (s[i] == ',')
+            i++;
+        if (i >= n || s[i] != ' ')
+            return false;
+        i++;
+    }
+    int y = read_number(s, n, &i, 4, 4);
+    return y >= 0 && i == n && calendar_date(y, m, d);
+}
+
+bool rp_scan_date_of_birth(const char *s, size_t n)
+{
+    if (n < 8 || n > 32)
+        return false;
+    if (is_digit(s[0]) && numeric_date(s, n))
+        return true;
+    return named_month_date(s, n);
+}
+
 /* ---- jwt ---- */
 
 static int b64url(char c)
@@ -658,12 +873,14 @@ double rp_scan_entropy(const char *s, size_t n)
     return h;
 }
 
-/* Measurements (tests/unit/test_scan_validate.c): changeme 2.75, password123 3.28, xxxxxxxx 0,
- * example 2.52 (7 chars); random base62 strings of 8 chars ~2.8-3.0, of 16 ~3.6-4.0, of 32
- * ~4.3-4.8, random hex 32 ~3.7-3.9. Entropy alone cannot tell a short human password from a
- * short random one (an 8-char string has at most 3 bits per char), so the threshold is 3.0
- * bits per char, scaled to 0.85 * log2(n) for n < 12, and the placeholder shapes, the
- * word+digits shape and the two-class rule remove what entropy lets through (password123). */
+/* Measurements (tests/unit/test_scan_validate.c): changeme 2.75,
+ * password123 3.28, xxxxxxxx 0, example 2.52 (7 chars); random base62 strings
+ * of 8 chars ~2.8-3.0, of 16 ~3.6-4.0, of 32 ~4.3-4.8, random hex 32 ~3.7-3.9.
+ * Entropy alone cannot tell a short human password from a short random one (an
+ * 8-char string has at most 3 bits per char), so the threshold is 3.0 bits per
+ * char, scaled to 0.85 * log2(n) for n < 12, and the placeholder shapes, the
+ * word+digits shape and the two-class rule remove what entropy lets through
+ * (password123). */
 bool rp_scan_secret_value(const char *s, size_t n)
 {
     while (n >= 2 && (s[0] == '"' || s[0] == '\'') && s[n - 1] == s[0]) {

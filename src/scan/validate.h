@@ -18,8 +18,9 @@
 
 /* US Social Security Number: AAA-GG-SSSS, AAA GG SSSS, or (when allow_bare, i.e. the caller saw
  * a label such as "SSN:") bare AAAGGSSSS. Areas 000, 666 and 900-999, group 00 and serial 0000
- * were never issued; 078-05-1120 (the Woolworth wallet card), 219-09-9999 (an advertisement)
- * and 123-45-6789 are famous sample numbers, so none of them is a finding. */
+ * were never issued; 078-05-1120 (the Woolworth wallet card) and 219-09-9999 (an advertisement)
+ * are famous voided sample numbers, so neither is a finding. 123-45-6789 is one too, but it is
+ * what people type when they mean "my SSN" (the reference's own tests use it), so it counts. */
 bool rp_scan_ssn(const char *s, size_t n, bool allow_bare);
 
 /* ---- credit_card ---- */
@@ -99,6 +100,25 @@ bool rp_scan_ipv6(const char *s, size_t n, uint8_t out[16]);
  * classes unless asked. IPv4-mapped IPv6 (::ffff:a.b.c.d) is classified by its IPv4 part. */
 rp_ip_class rp_scan_ip_address(const char *s, size_t n);
 const char *rp_ip_class_name(rp_ip_class c);
+
+/* ---- passport_us ---- */
+
+/* A US passport book number: 9 digits, or one letter and 8 digits (the next-generation book
+ * issued since 2021). A digit part that is one digit repeated (000000000, 111111111, A00000000)
+ * is a placeholder, not a number. The shape alone is any 9-digit id: the caller must have seen
+ * a "passport" label nearby. */
+bool rp_scan_passport_us(const char *s, size_t n);
+
+/* ---- date_of_birth ---- */
+
+/* A real calendar date (leap years included) with a year in 1900..2030, written as
+ *   YYYY-MM-DD (or with '/' or '.'),
+ *   MM/DD/YYYY or DD/MM/YYYY (or with '.' or '-'; day and month of 1-2 digits; either reading
+ *   may be the valid one),
+ *   "12 March 1985", "12th Mar 1985", "12-Mar-1985", "March 12, 1985", "Mar. 12 1985" (English
+ *   month names, full or 3-letter, any case).
+ * Any date is one of these shapes: the caller must have seen a label such as "DOB" nearby. */
+bool rp_scan_date_of_birth(const char *s, size_t n);
 
 /* ---- jwt ---- */
 

@@ -57,8 +57,8 @@ static void test_ssn(void **state)
     assert_false(rp_scan_ssn(S("536-22-0000"), false)); /* serial 0000 */
     assert_false(rp_scan_ssn(S("078-05-1120"), false)); /* Woolworth wallet card */
     assert_false(rp_scan_ssn(S("219-09-9999"), false)); /* advertisement */
-    assert_false(rp_scan_ssn(S("123-45-6789"), false));
-    assert_false(rp_scan_ssn(S("123456789"), true));
+    assert_true(rp_scan_ssn(S("123-45-6789"), false));
+    assert_true(rp_scan_ssn(S("123456789"), true));     /* the reference's sample: counts */
     assert_false(rp_scan_ssn(S("536-22 1234"), false)); /* mixed separators */
     assert_false(rp_scan_ssn(S("536.22.1234"), false));
     assert_false(rp_scan_ssn(S("53-622-1234"), false));
@@ -214,7 +214,8 @@ static void test_email(void **state)
         "a b@example.com",   "a@exa mple.com",
         "a@b@example.com",   "a@example.com.",
         "\"q\"@example.com", "",
-        "a@xn--.com",
+        "a@xn--.com",        "logo@2x.png",
+        "icon@3x.WEBP",      "bundle@1.0.0.js",
     };
     for (size_t i = 0; i < sizeof no / sizeof no[0]; i++)
         if (rp_scan_email(S(no[i])))
@@ -251,14 +252,30 @@ static void test_phone_positives(void **state)
         "+81 3-1234-5678",   "03-1234-5678",    "090-1234-5678",     "+91 98765 43210",
         "98765 43210",       "+61 2 9876 5432", "(02) 9876 5432",    "0412 345 678",
         "+86 138 1234 5678", "138 1234 5678",   "010-12345678",      "+55 11 91234-5678",
-        "(11) 91234-5678",   "(11) 2345-6789",  "+4915123456789",
+        "(11) 91234-5678",   "(11) 2345-6789",  "+4915123456789",    "+44 (0)20 7946 0958",
+        "0123 456 789",
     };
     for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++)
         if (!phone(ok[i]))
             fail_msg("rejected: '%s'", ok[i]);
     assert_true(phone_in("Call (415) 555-2671 now.", "(415) 555-2671"));
     assert_true(phone_in("call 415-555-2671.", "415-555-2671"));
-    assert_true(phone_in("tel:+44 20 7946 0958", "+44 20 7946 0958") == false); /* ':' glued */
+    assert_true(phone_in("tel:+44 20 7946 0958", "+44 20 7946 0958")); /* a label's colon */
+    assert_true(phone_in("Phone:415-555-2671", "415-555-2671"));
+    assert_false(phone_in("at 10:415-555-2671", "415-555-2671")); /* a time's colon */
+    assert_true(phone("+33 (0)1 23 45 67 89"));
+    assert_true(phone("+49 (0)30 12345678"));
+    assert_false(phone("+44 (0)1 2 3456 7890")); /* (0) and two lone digits */
+    assert_true(phone("01.42.68.53.00"));        /* French, dotted */
+    assert_false(phone("01.42.68.53"));
+    assert_false(phone("1.42.68.53.00"));
+    assert_false(phone("536-22-12345")); /* NANP is 3-3-4 */
+    assert_false(phone("4155-55-2671"));
+    assert_true(phone("415 5552671"));
+    assert_true(phone("1 415 555 2671"));
+    assert_false(phone("1 4155 55 2671"));
+    assert_true(phone_in("\\n415-555-2671", "415-555-2671")); /* escaped new line */
+    assert_false(phone_in("n415-555-2671", "415-555-2671"));
     assert_true(phone_in("phone: +44 20 7946 0958, office", "+44 20 7946 0958"));
 }
 
@@ -301,6 +318,11 @@ static void test_phone_negatives(void **state)
         "+",
         "()",
         "0000 000 0000",
+        "0-306-40615-2",       /* ISBN-10: single-digit groups */
+        "0 1 2 3 4 5 6 7 8 9", /* a list */
+        "0123 4567 8",
+        "+1 2 3 4 5 6 7 8 9 0",
+        "+44 20 7946 095 8",
     };
     for (size_t i = 0; i < sizeof no / sizeof no[0]; i++)
         if (phone(no[i]))
@@ -447,6 +469,52 @@ static void test_ip(void **state)
     assert_int_equal(a[10], 0xff);
     assert_int_equal(a[15], 0x29);
     assert_string_equal(rp_ip_class_name(RP_IP_DOCUMENTATION), "documentation");
+}
+
+/* ---- passport_us ---- */
+
+static void test_passport_us(void **state)
+{
+    assert_true(rp_scan_passport_us(S("123456789")));
+    assert_true(rp_scan_passport_us(S("912345678")));
+    assert_true(rp_scan_passport_us(S("A12345678"))); /* next-generation book */
+    assert_true(rp_scan_passport_us(S("z00000001")));
+    assert_false(rp_scan_passport_us(S("000000000")));
+    assert_false(rp_scan_passport_us(S("111111111")));
+    assert_false(rp_scan_passport_us(S("A00000000")));
+    assert_false(rp_scan_passport_us(S("12345678")));
+    assert_false(rp_scan_passport_us(S("1234567890")));
+    assert_false(rp_scan_passport_us(S("AB1234567")));
+    assert_false(rp_scan_passport_us(S("12345678A")));
+    assert_false(rp_scan_passport_us(S("1234-5678")));
+    assert_false(rp_scan_passport_us(S("")));
+}
+
+/* ---- date_of_birth ---- */
+
+static void test_date_of_birth(void **state)
+{
+    static const char *const ok[] = {
+        "1985-03-12",    "1985/03/12",          "1985.3.12",     "03/12/1985",    "3/12/1985",
+        "31/12/1985",    "12/31/1985",          "12.03.1985",    "12-03-1985",    "29/02/2000",
+        "1900-01-01",    "2030-12-31",          "12 March 1985", "12th Mar 1985", "1 may 1990",
+        "12-Mar-1985",   "March 12, 1985",      "Mar. 12 1985",  "march 12 1985", "Sept 3, 1971",
+        "3rd June 2001", "December 31st, 1999", "2 Feb. 1980",   "29 Feb 2024",
+    };
+    for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++)
+        if (!rp_scan_date_of_birth(S(ok[i])))
+            fail_msg("rejected: '%s'", ok[i]);
+    static const char *const no[] = {
+        "1985-02-30",     "1985-13-01", "1985-00-10",      "1985-01-00",     "1899-12-31",
+        "2031-01-01",     "29/02/1900", "29 Feb 2023",     "31/31/1985",     "1985-03-12x",
+        "1985-03/12",     "85-03-12",   "03/12/85",        "12 Marchh 1985", "12 Mrz 1985",
+        "March 32, 1985", "12 March",   "March 1985",      "1985",           "12031985",
+        "198-503-12",     "",           "12 March, 1985 ", "Mar.. 12 1985",  "123/12/1985",
+        "1985-003-12",
+    };
+    for (size_t i = 0; i < sizeof no / sizeof no[0]; i++)
+        if (rp_scan_date_of_birth(S(no[i])))
+            fail_msg("accepted: '%s'", no[i]);
 }
 
 /* ---- jwt ---- */
@@ -770,6 +838,8 @@ int main(void)
         cmocka_unit_test(test_phone_negatives),
         cmocka_unit_test(test_iban),
         cmocka_unit_test(test_ip),
+        cmocka_unit_test(test_passport_us),
+        cmocka_unit_test(test_date_of_birth),
         cmocka_unit_test(test_jwt),
         cmocka_unit_test(test_entropy),
         cmocka_unit_test(test_secret_value_placeholders),
