@@ -9,6 +9,8 @@ extern const rp_policy_type rp_policy_ask_on_os_tools;
 extern const rp_policy_type rp_policy_max_tool_calls_per_session;
 extern const rp_policy_type rp_policy_block_skills;
 extern const rp_policy_type rp_policy_detect_loop;
+extern const rp_policy_type rp_policy_deny_pii_in_llm_request;
+extern const rp_policy_type rp_policy_deny_secrets;
 extern const rp_policy_type rp_policy_cost_budget;
 extern const rp_policy_type rp_policy_user_daily_cost_budget;
 extern const rp_policy_type rp_policy_user_period_cost_budget;

@@ -15,6 +15,8 @@ static const rp_policy_type *const builtins[] = {
     &rp_policy_max_tool_calls_per_session,
     &rp_policy_block_skills,
     &rp_policy_detect_loop,
+    &rp_policy_deny_pii_in_llm_request,
+    &rp_policy_deny_secrets, /* rampart's, next to its PII sibling */
     &rp_policy_cost_budget,
     &rp_policy_user_daily_cost_budget,
     &rp_policy_user_period_cost_budget, /* rampart's, next to its daily sibling */

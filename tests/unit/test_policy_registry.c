@@ -16,7 +16,7 @@ static void test_all_and_find(void **unused)
     (void)unused;
     size_t n;
     const rp_policy_type *const *all = rp_registry_all(&n);
-    assert_int_equal(n, 19);
+    assert_int_equal(n, 21);
     for (size_t i = 0; i < n; i++) {
         char handler[256];
         assert_ptr_equal(rp_registry_find(all[i]->name), all[i]);
