@@ -11,24 +11,8 @@
  * times). Every read is bounded by [0, job->len). */
 #include <string.h>
 
+#include "scan/ascii.h"
 #include "scan/scan_rules.h"
-
-static bool is_digit(char c)
-{
-    return c >= '0' && c <= '9';
-}
-static bool is_alpha(char c)
-{
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
-}
-static bool is_alnum(char c)
-{
-    return is_digit(c) || is_alpha(c);
-}
-static bool is_hex(char c)
-{
-    return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
-}
 
 /* The byte at i, or NUL outside the text: lets the checks below look past
  * either end. */

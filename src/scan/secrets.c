@@ -18,6 +18,7 @@
  * redacted URL still shows scheme, user and host); for generic_secret only the
  * value (without its quotes). A specific type and generic_secret on the same
  * value give the same span, and the core keeps the specific one. */
+#include "scan/ascii.h"
 #include "scan/scan_rules.h"
 
 #include <string.h>
@@ -26,26 +27,6 @@
 
 /* ---- character classes ---- */
 
-static bool is_digit(char c)
-{
-    return c >= '0' && c <= '9';
-}
-static bool is_upper(char c)
-{
-    return c >= 'A' && c <= 'Z';
-}
-static bool is_lower(char c)
-{
-    return c >= 'a' && c <= 'z';
-}
-static bool is_alnum(char c)
-{
-    return is_digit(c) || is_upper(c) || is_lower(c);
-}
-static bool is_hex(char c)
-{
-    return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
-}
 static bool is_word(char c) /* identifier characters */
 {
     return is_alnum(c) || c == '_';
@@ -73,10 +54,6 @@ static bool is_slack(char c)
 static bool is_space(char c)
 {
     return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
-}
-static char lower(char c)
-{
-    return is_upper(c) ? (char)(c - 'A' + 'a') : c;
 }
 
 typedef bool (*char_class)(char);

@@ -6,23 +6,8 @@
 #include <string.h>
 
 #include "core/json.h"
+#include "scan/ascii.h"
 
-static bool is_digit(char c)
-{
-    return c >= '0' && c <= '9';
-}
-static bool is_alpha(char c)
-{
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
-}
-static bool is_alnum(char c)
-{
-    return is_digit(c) || is_alpha(c);
-}
-static char lower(char c)
-{
-    return (c >= 'A' && c <= 'Z') ? (char)(c - 'A' + 'a') : c;
-}
 static int num(const char *s, size_t n) /* n <= 9 ASCII digits */
 {
     int v = 0;

@@ -5,31 +5,12 @@
 #include <string.h>
 
 #include "core/json.h"
+#include "scan/ascii.h"
 #include "scan/validate.h"
 
-static bool is_digit(char c)
-{
-    return c >= '0' && c <= '9';
-}
-static bool is_upper(char c)
-{
-    return c >= 'A' && c <= 'Z';
-}
-static bool is_lower(char c)
-{
-    return c >= 'a' && c <= 'z';
-}
-static bool is_alnum(char c)
-{
-    return is_digit(c) || is_upper(c) || is_lower(c);
-}
 static bool is_b64url(char c)
 {
     return is_alnum(c) || c == '-' || c == '_';
-}
-static char lower(char c)
-{
-    return is_upper(c) ? (char)(c - 'A' + 'a') : c;
 }
 static bool starts_with(const char *s, size_t n, const char *prefix)
 {
