@@ -106,8 +106,9 @@ static void remove_dir(const char *dir)
     for (struct dirent *e; (e = readdir(d)) != NULL;) {
         if (e->d_name[0] == '.')
             continue;
-        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-        unlink(path);
+        int n = snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        if (n > 0 && (size_t)n < sizeof path)
+            unlink(path);
     }
     closedir(d);
     rmdir(dir);
