@@ -147,10 +147,13 @@ static size_t extract_card(rp_scan_job *job, size_t end)
             digits += ge - g;
             if (digits > CARD_MAX_DIGITS)
                 break;
+            /* Only the last group may be shorter than 3 or longer than 6 (or the
+             * candidate is that one group): no longer run from i is a card. */
+            bool odd_group = ge - g < 3 || ge - g > 6;
             if (digits >= 13 && (g == i || card_groups_ok(t + i, ge - i)) &&
                 rp_scan_credit_card(t + i, ge - i) != RP_CARD_NONE)
                 best = ge;
-            if (ge >= q || (sep && t[ge] != sep))
+            if (ge >= q || (sep && t[ge] != sep) || odd_group)
                 break;
             sep = t[ge];
             g = ge + 1;
@@ -259,17 +262,76 @@ static bool is_phone_sep(char c)
     return c == ' ' || c == '-' || c == '.';
 }
 
-/* A candidate [i, j) written with spaces only, cut out of a longer run of
- * space-separated numbers (a table row, the groups of an IBAN or an account
- * number), is a stretch of that run rather than a phone number. */
-static bool inside_number_list(const char *t, size_t p, size_t q, size_t i, size_t j)
+/* The word that ends before `end`, after skipping the punctuation of a label
+ * (" ", ":", ".", "=", "\t"); "#" counts as a word. Lower-cased into w (at most
+ * 15 letters, else empty). Returns where the word starts. */
+static size_t word_before(const char *t, size_t end, char w[16])
 {
-    for (size_t k = i; k < j; k++)
-        if (!is_digit(t[k]) && t[k] != ' ')
-            return false;
-    bool more_before = i > p && t[i - 1] == ' ' && i >= 2 && is_digit(t[i - 2]);
-    bool more_after = j < q && t[j] == ' ';
-    return more_before || more_after;
+    size_t e = end;
+    while (e > 0 && (t[e - 1] == ' ' || t[e - 1] == ':' || t[e - 1] == '.' || t[e - 1] == '=' ||
+                     t[e - 1] == '\t'))
+        e--;
+    size_t b = e;
+    if (b > 0 && t[b - 1] == '#')
+        b--;
+    else
+        while (b > 0 && e - b < 15 && is_alpha(t[b - 1]))
+            b--;
+    if (b > 0 && is_alpha(t[b - 1]))
+        b = e; /* longer than any label */
+    for (size_t k = b; k < e; k++)
+        w[k - b] = lower(t[k]);
+    w[e - b] = '\0';
+    return b;
+}
+
+static bool word_in(const char *w, const char *const *list)
+{
+    for (; *list; list++)
+        if (!strcmp(w, *list))
+            return true;
+    return false;
+}
+
+/* "Invoice No. 0123-4567-8901", "order 0123 4567 8901", "Ref: 020 7946 0958":
+ * a trunk-prefixed national number (the loosest form rp_scan_phone accepts:
+ * 10-12 digits after a 0) after the label of an identifier is that
+ * identifier. A phone label wins ("Phone No. 020 7946 0958"); so does a bare
+ * "number". Numbers with more structure (NANP, E.164) are phones whatever the
+ * label. */
+static bool id_labelled(const char *t, size_t start)
+{
+    static const char *const ids[] = {
+        "invoice",  "order",    "ref",     "reference", "account", "acct",        "id",
+        "serial",   "ticket",   "case",    "tracking",  "policy",  "customer",    "receipt",
+        "txn",      "booking",  "claim",   "member",    "sku",     "part",        "po",
+        "isbn",     "vat",      "tax",     "batch",     "lot",     "transaction", "confirmation",
+        "shipment", "contract", "license", "licence",   NULL};
+    static const char *const numbering[] = {"no", "nr", "num", "number", "#", NULL};
+    static const char *const phones[] = {"phone", "tel",     "telephone", "mobile",   "cell", "fax",
+                                         "call",  "contact", "whatsapp",  "landline", NULL};
+    char w1[16], w2[16];
+    size_t b = word_before(t, start, w1);
+    if (word_in(w1, ids))
+        return true;
+    if (!word_in(w1, numbering))
+        return false;
+    word_before(t, b, w2);
+    if (word_in(w2, phones))
+        return false;
+    return strcmp(w1, "number") != 0 || word_in(w2, ids);
+}
+
+/* Whether a candidate ending at j (exclusive, inside the token [.., q)) can
+ * end there at all: rp_scan_phone rejects a number followed by a digit, a dash
+ * or a dot and a digit, so those ends are skipped without calling it. */
+static bool phone_end_possible(const char *t, size_t q, size_t j)
+{
+    if (!is_digit(t[j - 1]))
+        return false;
+    if (j >= q)
+        return true;
+    return !is_digit(t[j]) && t[j] != '-' && !(t[j] == '.' && j + 1 < q && is_digit(t[j + 1]));
 }
 
 /* A phone token is digits, single separators (' ', '-', '.') between digit
@@ -278,7 +340,12 @@ static bool inside_number_list(const char *t, size_t p, size_t q, size_t i, size
  * starts at the token start, after a space, at '(' or '+' and ends at a group
  * end is a candidate; rp_scan_phone sees the whole text and rejects a candidate
  * glued to a dash, a dot or a digit, so splits happen only at spaces. From each
- * start the longest valid candidate wins and the search goes on after it. */
+ * start the longest valid candidate wins and the search goes on after it.
+ *
+ * The work per trigger is bounded: the window is at most PHONE_BACK +
+ * PHONE_AHEAD bytes, starts already examined by an earlier trigger are not
+ * examined again (job->examined), and a candidate of digits and spaces only
+ * with more numbers on either side is rejected without the validator. */
 static size_t extract_phone(rp_scan_job *job, size_t end)
 {
     const char *t = job->text;
@@ -312,19 +379,39 @@ static size_t extract_phone(rp_scan_job *job, size_t end)
         else
             break;
     }
+    bool cut = q - end == PHONE_AHEAD && q < job->len;        /* the token may go on past q */
     while (q > end && !is_digit(t[q - 1]) && t[q - 1] != ')') /* "67 (Marseille)" */
         q--;
-    size_t i = p;
+    size_t *examined = &job->examined[RP_SCAN_PHONE];
+    size_t i = p > *examined ? p : *examined;
+    /* nd: the first byte at or after i that is not a digit or a space. */
+    size_t nd = i;
     while (i < q) {
         char c = t[i];
+        if (nd < i)
+            nd = i;
+        while (nd < q && (is_digit(t[nd]) || t[nd] == ' '))
+            nd++;
         bool start_ok = i == p || t[i - 1] == ' ' || c == '(' || c == '+';
         size_t found = 0;
         if (start_ok && (is_digit(c) || c == '(' || c == '+')) {
+            bool list_before = i > p && t[i - 1] == ' ' && i >= 2 && is_digit(t[i - 2]);
             size_t lim = q - i < PHONE_MAX_SPAN ? q : i + PHONE_MAX_SPAN;
-            for (size_t j = lim; j > i + 6; j--) {
-                if (!is_digit(t[j - 1]) || (j < q && is_digit(t[j])))
+            /* rp_scan_phone allows one bracketed group: no candidate reaches a
+             * second '(' ("(12) 34 (56) 78" is a list, not one number). */
+            size_t opens = c == '(';
+            for (size_t k = nd > i + 1 ? nd : i + 1; k < lim; k++) /* none before nd */
+                if (t[k] == '(' && ++opens == 2)
+                    lim = k;
+            /* With more numbers before, every end up to nd is a list stretch. */
+            size_t jmin = list_before && nd > i + 6 ? nd : i + 6;
+            for (size_t j = lim; j > jmin; j--) {
+                if (!phone_end_possible(t, q, j))
                     continue;
-                if (inside_number_list(t, p, q, i, j))
+                /* Digits and spaces only, cut out of a longer run of
+                 * space-separated numbers (a table row, the groups of an IBAN or
+                 * an account number): a stretch of that run, not a phone. */
+                if (j <= nd && (list_before || (j < q && t[j] == ' ')))
                     continue;
                 if (rp_scan_phone(t, job->len, i, j - i)) {
                     found = j;
@@ -333,12 +420,19 @@ static size_t extract_phone(rp_scan_job *job, size_t end)
             }
         }
         if (found) {
-            rp_scan_emit(job, RP_SCAN_PHONE, i, found, RP_MASK_GENERIC);
+            bool trunk = t[i] == '0' || (t[i] == '(' && t[i + 1] == '0');
+            if (!trunk || !id_labelled(t, i))
+                rp_scan_emit(job, RP_SCAN_PHONE, i, found, RP_MASK_GENERIC);
             i = found;
         } else {
             i++;
         }
     }
+    /* Starts whose whole window lay inside [p, q) need no second look; when the
+     * token was cut at q, the last PHONE_MAX_SPAN starts saw a shortened one. */
+    size_t done = cut ? (q > PHONE_MAX_SPAN ? q - PHONE_MAX_SPAN : 0) : q;
+    if (done > *examined)
+        *examined = done;
     return q;
 }
 
@@ -467,16 +561,29 @@ static size_t extract_passport(rp_scan_job *job, size_t end)
 #define DATE_MAX_SPAN 32
 
 /* The expression saw a birth label at most 40 bytes before a digit ending here.
- * A date ends in a digit group; its start is a word start at most 32 bytes
- * back. The longest valid date wins (the day of "12 March 1985", not just
- * "March 1985"). */
+ * A date ends in its year (4 digits: "12 March 1985", "03/12/1985") or, in the
+ * ISO form, in a 1-2 digit day after a separator ("1985-03-12"); any other end
+ * is rejected before a start is tried, which keeps a label followed by a run
+ * of numbers cheap. The start is a word start at most 32 bytes back (the ISO
+ * form: 8-10 bytes back). The longest valid date wins (the day of
+ * "12 March 1985", not just "March 1985"). */
 static size_t extract_dob(rp_scan_job *job, size_t end)
 {
     const char *t = job->text;
-    if (is_alnum(at(job, end)))
+    if (end < 8 || is_alnum(at(job, end))) /* the shortest date is 8 bytes */
         return end;
-    size_t lo = end > DATE_MAX_SPAN ? end - DATE_MAX_SPAN : 0;
-    for (size_t s = lo; s + 8 <= end; s++) {
+    size_t run = 0;
+    while (run < end && run < 5 && is_digit(t[end - 1 - run]))
+        run++;
+    char sep = run < end ? t[end - 1 - run] : '\0';
+    size_t lo, hi = end - 8;
+    if (run == 4 && (sep == ' ' || sep == '-' || sep == '/' || sep == '.'))
+        lo = end > DATE_MAX_SPAN ? end - DATE_MAX_SPAN : 0;
+    else if ((run == 1 || run == 2) && (sep == '-' || sep == '/' || sep == '.'))
+        lo = end >= 10 ? end - 10 : 0;
+    else
+        return end;
+    for (size_t s = lo; s <= hi; s++) {
         if (!is_alnum(t[s]) || is_alnum(before(job, s)))
             continue;
         if (rp_scan_date_of_birth(t + s, end - s)) {

@@ -28,6 +28,10 @@ struct rp_scan_job {
     rp_arena *arena; /* scratch for validators (rp_scan_jwt) and for the findings */
     const rp_scan_options *opt;
     void *core; /* the core's private state (findings list, dedupe) */
+    /* Per type, the extractors' own note of how far they have examined the text (zero at the
+     * start of each scan): several rules of one type and overlapping windows of one long
+     * token would otherwise examine the same candidates again on every trigger. */
+    size_t examined[RP_SCAN_N_TYPES];
 };
 
 /* Reports a validated finding [start, end) of `type`; the core masks it with `mask` and

@@ -663,6 +663,7 @@ static int read_month(const char *s, size_t n, size_t *i)
     static const char *const names[12] = {"january",   "february", "march",    "april",
                                           "may",       "june",     "july",     "august",
                                           "september", "october",  "november", "december"};
+    static const unsigned char lengths[12] = {7, 8, 5, 5, 3, 4, 4, 6, 9, 7, 8, 8};
     size_t st = *i;
     while (*i < n && is_alpha(s[*i]) && *i - st < 9)
         (*i)++;
@@ -670,7 +671,7 @@ static int read_month(const char *s, size_t n, size_t *i)
     if (*i < n && is_alpha(s[*i]))
         return -1;
     for (int m = 0; m < 12; m++) {
-        size_t full = strlen(names[m]);
+        size_t full = lengths[m];
         if (len != full && len != 3 && !(m == 8 && len == 4))
             continue;
         if (len > full)
