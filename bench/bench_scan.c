@@ -42,6 +42,7 @@
 
 #define TEXT_SMALL   2048u
 #define TEXT_LARGE   (200u * 1024u)
+#define TEXT_HOSTILE (1024u * 1024u)
 #define MAX_SAMPLES  2000
 #define COMPILE_RUNS 5
 
@@ -689,6 +690,83 @@ static void print_rule(int width)
     putchar('\n');
 }
 
+/* ---- part 3: hostile inputs ---- */
+
+/* Texts built to make the extractors work hardest: every byte near a trigger, tokens that run
+ * on for the whole text, labels that keep re-arming a window. A scan must stay linear on each;
+ * the figure to watch is the slowest. */
+typedef struct hostile {
+    const char *name;
+    const char *unit; /* repeated to fill the text; "%d" is a counter (0-9) */
+} hostile;
+
+static const hostile hostiles[] = {
+    {"digits and spaces", "%d "},
+    {"digits and dashes", "%d-"},
+    {"digits and dots", "%d."},
+    {"one digit run", "%d"},
+    {"parenthesised groups", "(%d%d) %d%d "},
+    {"E.164 prefixes", "+%d "},
+    {"birth labels and digits", "born %d %d %d "},
+    {"ssn labels", "ssn 12345678%d "},
+    {"IBAN-like groups", "DE%d%d ABCD "},
+    {"IPv6-like groups", "a%d:"},
+    {"IPv6 double colons", "a::%d"},
+    {"at signs", "a%d@b"},
+    {"assignments", "password=%d"},
+    {"URL credentials", "://a:%d@"},
+    {"JWT heads", "eyJa%d.eyJ"},
+    {"token prefixes", "sk-ghp_AKIA%d"},
+    {"unclosed private keys", "-----BEGIN PRIVATE KEY-----%d"},
+};
+enum { N_HOSTILE = sizeof hostiles / sizeof hostiles[0] };
+
+static char *make_hostile(const hostile *h, size_t size, size_t *len)
+{
+    rp_buf b = {0};
+    for (int i = 0; b.len < size; i++) {
+        char unit[64];
+        int d = i % 10;
+        snprintf(unit, sizeof unit, h->unit, d, (d + 3) % 10, (d + 7) % 10, (d + 1) % 10);
+        rp_buf_puts(&b, unit);
+    }
+    *len = b.len < size ? b.len : size;
+    return rp_buf_take(&b);
+}
+
+static void hostile_inputs(double seconds)
+{
+    rp_scan_options opt = {.types = RP_SCAN_PII_ALL | RP_SCAN_SECRETS_ALL, .cache_dir = ""};
+    char err[256];
+    engine e = {.name = "every type", .scan = scan_rampart};
+    if (rp_scanner_open(&opt, &e.scanner, err, sizeof err) != 0) {
+        fprintf(stderr, "bench_scan: rp_scanner_open: %s\n", err);
+        exit(1);
+    }
+    rp_arena_init(&e.arena, 64 * 1024);
+    printf("Hostile inputs, %u KB each, every type (%d); median of batches, %.2f s per figure\n",
+           TEXT_HOSTILE / 1024, __builtin_popcount(opt.types), seconds);
+    printf("%-36s%14s%14s%14s\n", "", "MB/s", "ms per scan", "findings");
+    print_rule(36 + 14 * 3);
+    double slowest = 0;
+    for (int i = 0; i < N_HOSTILE; i++) {
+        size_t len;
+        char *text = make_hostile(&hostiles[i], TEXT_HOSTILE, &len);
+        figure f = {.engine = &e, .text = text, .len = len};
+        calibrate(&f);
+        sample(&f, seconds * 1e9);
+        summarize(&f);
+        printf("%-36s%14.1f%14.2f%14zu\n", hostiles[i].name, f.mbps, f.us_per_scan / 1e3,
+               f.findings);
+        if (slowest == 0 || f.mbps < slowest)
+            slowest = f.mbps;
+        free(text);
+    }
+    printf("\nSlowest: %.1f MB/s.\n\n", slowest);
+    rp_scanner_free(e.scanner);
+    rp_arena_free(&e.arena);
+}
+
 static void throughput(double seconds)
 {
     enum { N_TEXTS = 4 };
@@ -862,6 +940,7 @@ int main(int argc, char **argv)
         return 2;
     }
     throughput(seconds);
+    hostile_inputs(seconds);
     loading((int)processes);
     return 0;
 }
