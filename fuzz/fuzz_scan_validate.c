@@ -4,9 +4,11 @@
  * in the middle of a larger text, as the prefilter hands them over, are covered too). Checked
  * invariants, any break aborts:
  *   - a masked preview is NUL-terminated, at most RP_SCAN_MASK_MAX bytes, and never contains
- *     the input's middle (the part a preview must hide) when the input is at least 40 bytes;
+ *     the input's middle (the part a preview must hide) when the input is at least 40 bytes,
+ *     unless those bytes also occur in the part a preview may keep;
  *   - an accepted credit card is Luhn-valid over its digits;
  *   - entropy lies in [0, 8]. */
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,6 +25,15 @@ static void check(int ok, const char *what)
         return;
     fprintf(stderr, "fuzz_scan_validate: %s\n", what);
     abort();
+}
+
+/* Whether needle (8 bytes) occurs in s[0, n). */
+static bool contains(const char *s, size_t n, const char *needle)
+{
+    for (size_t i = 0; i + 8 <= n; i++)
+        if (memcmp(s + i, needle, 8) == 0)
+            return true;
+    return false;
 }
 
 static void run(rp_arena *a, const char *text, size_t text_len, size_t off, size_t n)
@@ -61,7 +72,12 @@ static void run(rp_arena *a, const char *text, size_t text_len, size_t off, size
                 char needle[9];
                 memcpy(needle, mid, 8);
                 needle[8] = '\0';
-                check(strstr(out, needle) == NULL, "mask reveals the middle of the secret");
+                /* A repetitive input may hold the same 8 bytes in the kept prefix or tail
+                 * ("pk_live_...pk_live_..."): a copy from there is not a leak. */
+                bool kept = contains(s, n < 24 ? n : 24, needle) ||
+                            contains(s + n - 12, 12, needle);
+                check(kept || strstr(out, needle) == NULL,
+                      "mask reveals the middle of the secret");
             }
         }
     }
