@@ -35,6 +35,11 @@ extern const rp_cli_command rp_cmd_cel;
 extern const rp_cli_command rp_cmd_usage;
 extern const rp_cli_command rp_cmd_spend;
 extern const rp_cli_command rp_cmd_pricing;
+extern const rp_cli_command rp_cmd_hook;
+extern const rp_cli_command rp_cmd_approve;
+extern const rp_cli_command rp_cmd_install;
+extern const rp_cli_command rp_cmd_uninstall;
+extern const rp_cli_command rp_cmd_doctor;
 
 /* Every command, in the order `rampart --help` lists them. */
 const rp_cli_command *const *rp_cli_commands(size_t *count);

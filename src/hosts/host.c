@@ -1,0 +1,86 @@
+/* host.c — the adapter registry and the helpers every adapter shares (host.h). */
+#include <string.h>
+
+#include "core/sha256.h"
+#include "hosts/host.h"
+
+extern const rp_host_adapter rp_host_claude_code;
+extern const rp_host_adapter rp_host_codex;
+extern const rp_host_adapter rp_host_cursor;
+extern const rp_host_adapter rp_host_gemini;
+extern const rp_host_adapter rp_host_pi;
+extern const rp_host_adapter rp_host_opencode;
+
+static const rp_host_adapter *const adapters[] = {
+    &rp_host_claude_code, &rp_host_codex, &rp_host_cursor,
+    &rp_host_gemini,      &rp_host_pi,    &rp_host_opencode,
+};
+
+const rp_host_adapter *const *rp_host_all(size_t *count)
+{
+    *count = sizeof adapters / sizeof adapters[0];
+    return adapters;
+}
+
+const rp_host_adapter *rp_host_find(const char *name)
+{
+    if (name == NULL)
+        return NULL;
+    for (size_t i = 0; i < sizeof adapters / sizeof adapters[0]; i++)
+        if (strcmp(adapters[i]->name, name) == 0)
+            return adapters[i];
+    return NULL;
+}
+
+bool rp_hook_phase_protects(rp_hook_phase p)
+{
+    return p == RP_HOOK_PRE_TOOL || p == RP_HOOK_PROMPT;
+}
+
+const char *rp_hook_phase_name(rp_hook_phase p)
+{
+    static const char *const names[] = {"pre-tool",      "prompt",       "post-tool",
+                                        "session-start", "session-end",  "stop",
+                                        "llm-request",   "llm-response", "ignored"};
+    return (unsigned)p < sizeof names / sizeof names[0] ? names[p] : "unknown";
+}
+
+const char *rp_hook_user(const rp_hook_env *env, const char *host_user)
+{
+    if (env && env->config_user && env->config_user[0])
+        return env->config_user;
+    if (host_user && host_user[0])
+        return host_user;
+    return env && env->os_user && env->os_user[0] ? env->os_user : NULL;
+}
+
+const char *rp_hook_subagent_purpose(const rp_hook_env *env, const char *subagent_type)
+{
+    static const char *const defaults[][2] = {
+        {"Explore", "explore"}, {"Plan", "review"}, {"general-purpose", "implement"}};
+    if (subagent_type == NULL)
+        return NULL;
+    if (env && env->subagents) {
+        const char *p = rp_json_get_str(rp_json_get(env->subagents, "purposes"), subagent_type);
+        if (p)
+            return p;
+    }
+    for (size_t i = 0; i < sizeof defaults / sizeof defaults[0]; i++)
+        if (strcmp(defaults[i][0], subagent_type) == 0)
+            return defaults[i][1];
+    return NULL;
+}
+
+const char *rp_hook_call_key(rp_arena *a, const char *tool_name, const rp_json *tool_input)
+{
+    rp_json call = rp_json_make_object();
+    rp_json_object_set(a, &call, "tool", rp_json_make_string_ref(tool_name ? tool_name : ""));
+    rp_json_object_set(a, &call, "input", tool_input ? *tool_input : rp_json_make_null());
+    rp_buf canon = {0};
+    rp_json_write_sorted(&canon, &call);
+    char hex[65];
+    rp_sha256_hex(canon.data ? canon.data : "", canon.len, hex);
+    rp_buf_free(&canon);
+    hex[32] = '\0';
+    return rp_arena_sprintf(a, "h:%s", hex);
+}
