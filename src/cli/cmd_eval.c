@@ -51,43 +51,17 @@ typedef struct eval_options {
     const char *input; /* NULL or "-" = stdin */
 } eval_options;
 
-/* The store consulted while the default stack is assembled, opened only if a project file
- * actually needs a trust check. It is reused for evaluation when the directories agree, so the
- * common hook case opens the database once. */
-typedef struct trust_probe {
-    const char *dir; /* --state-dir or NULL (default) */
-    rp_store *store;
-    bool tried;
-} trust_probe;
-
-static bool probe_trusted(void *self, const char *dir)
-{
-    trust_probe *p = self;
-    if (!p->tried) {
-        p->tried = true;
-        char err[512];
-        p->store = rp_store_open_sqlite(p->dir, err, sizeof err);
-        if (!p->store) {
-            fprintf(stderr,
-                    "rampart eval: warning: cannot read the trusted directories (%s); "
-                    "./.rampart.yaml is ignored\n",
-                    err);
-        }
-    }
-    return p->store && rp_store_is_trusted(p->store, dir);
-}
-
 /* Trust questions during evaluation (a policy reading a project's own files): the evaluation
  * store when one is open, else the lazily opened probe. */
 typedef struct eval_trust {
-    trust_probe *probe;
+    rp_cli_trust_probe *probe;
     rp_store *store;
 } eval_trust;
 
 static bool eval_trusted(void *self, const char *dir)
 {
     eval_trust *t = self;
-    return t->store ? rp_store_is_trusted(t->store, dir) : probe_trusted(t->probe, dir);
+    return t->store ? rp_store_is_trusted(t->store, dir) : rp_cli_probe_trusted(t->probe, dir);
 }
 
 static void eval_warn(void *self, const char *policy, const char *message)
@@ -176,30 +150,12 @@ static int parse_args(int argc, char **argv, eval_options *o)
 }
 
 /* Builds the config the options ask for. Never NULL; the caller checks n_errors. */
-static rp_config *load_config(const eval_options *o, trust_probe *probe)
+static rp_config *load_config(const eval_options *o, rp_cli_trust_probe *probe)
 {
     if (o->policy) {
         return rp_config_single(o->policy, o->params);
     }
-    if (o->n_configs > 0) {
-        return rp_config_load(o->configs, o->n_configs);
-    }
-    rp_config_file files[4];
-    char paths[4 * PATH_MAX];
-    rp_diag warning = {0};
-    size_t n =
-        rp_config_default_stack(files, 4, paths, sizeof paths, probe_trusted, probe, &warning);
-    if (warning.message) {
-        rp_buf line = {0};
-        rp_diag_format(&warning, &line);
-        fprintf(stderr, "rampart eval: %s\n", line.data ? line.data : warning.message);
-        rp_buf_free(&line);
-    }
-    if (n == 0) {
-        fprintf(stderr, "rampart eval: warning: no configuration found (no -c FILE, no trusted "
-                        "./.rampart.yaml, no user or system config): every event is allowed\n");
-    }
-    return rp_config_load(files, n);
+    return rp_cli_load_config(o->configs, o->n_configs, probe, true);
 }
 
 static void write_line_error(rp_buf *out, size_t line_no, const char *why)
@@ -287,7 +243,7 @@ static int eval_run(int argc, char **argv)
         return RP_EXIT_USAGE;
     }
 
-    trust_probe probe = {.dir = o.state_dir};
+    rp_cli_trust_probe probe = {.prog = "rampart eval", .dir = o.state_dir};
     rp_config *cfg = load_config(&o, &probe);
     rp_cli_print_diags(cfg, stderr);
     rp_store *store = NULL;

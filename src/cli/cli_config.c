@@ -1,0 +1,49 @@
+/* cli_config.c — the config stack as the evaluating commands (`eval`, `hook`) assemble it, and
+ * the trust questions asked while doing so. */
+#include <limits.h>
+#include <stdio.h>
+
+#include "cli/cli.h"
+
+bool rp_cli_probe_trusted(void *self, const char *dir)
+{
+    rp_cli_trust_probe *p = self;
+    if (!p->tried) {
+        p->tried = true;
+        char err[512];
+        p->store = rp_store_open_sqlite(p->dir, err, sizeof err);
+        if (!p->store) {
+            fprintf(stderr,
+                    "%s: warning: cannot read the trusted directories (%s); "
+                    "./.rampart.yaml is ignored\n",
+                    p->prog, err);
+        }
+    }
+    return p->store && rp_store_is_trusted(p->store, dir);
+}
+
+rp_config *rp_cli_load_config(const rp_config_file *files, size_t n_files,
+                              rp_cli_trust_probe *probe, bool warn_when_empty)
+{
+    if (n_files > 0) {
+        return rp_config_load(files, n_files);
+    }
+    rp_config_file stack[4];
+    char paths[4 * PATH_MAX];
+    rp_diag warning = {0};
+    size_t n = rp_config_default_stack(stack, 4, paths, sizeof paths, rp_cli_probe_trusted, probe,
+                                       &warning);
+    if (warning.message) {
+        rp_buf line = {0};
+        rp_diag_format(&warning, &line);
+        fprintf(stderr, "%s: %s\n", probe->prog, line.data ? line.data : warning.message);
+        rp_buf_free(&line);
+    }
+    if (n == 0 && warn_when_empty) {
+        fprintf(stderr,
+                "%s: warning: no configuration found (no -c FILE, no trusted "
+                "./.rampart.yaml, no user or system config): every event is allowed\n",
+                probe->prog);
+    }
+    return rp_config_load(stack, n);
+}
