@@ -1,19 +1,430 @@
-/* cmd_hook.c — `rampart hook` (issue 8; placeholder until it lands). */
+/* cmd_hook.c — `rampart hook HOST`: one host hook call, start to answer.
+ *
+ * The order of work: arm the deadline, read stdin, load the config, parse the payload with the
+ * host's adapter (src/hosts/<host>.c), read new spend from the host's transcript, evaluate the
+ * PolicyEvent statefully (src/engine/session.c), answer in the host's exact format.
+ *
+ * Fail closed where it protects, fail safe where blocking would harm: anything that keeps
+ * rampart from deciding a pre-tool or prompt event (unreadable stdin, garbage JSON, a bad
+ * config, a store that cannot be opened or stays locked, the deadline) is answered with an
+ * explicit DENY (or the config's on_error) whose reason names the problem; on post-tool, model,
+ * stop and session events the problem is logged to stderr and the host is told nothing that
+ * blocks. The deadline is a timer whose signal handler writes an answer prepared in advance,
+ * so no state of the evaluation has to be trusted when it fires. Nothing but the answer is ever
+ * written to stdout. */
+#include <errno.h>
+#include <limits.h>
+#include <pwd.h>
+#include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/time.h>
+#include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/hook_deadline.h"
+#include "core/buf.h"
+#include "core/clock.h"
+#include "core/json.h"
+#include "engine/session.h"
+#include "hosts/host.h"
 
-static int hook_run(int argc, char **argv)
+static const char hook_usage[] =
+    "usage: rampart hook HOST [-c FILE]... [--state-dir DIR]\n"
+    "\n"
+    "Answers one hook call of HOST (claude-code, codex, cursor, gemini, pi, opencode): reads\n"
+    "the host's JSON on stdin, evaluates it against the policies with the session's state,\n"
+    "and writes the host's answer (stdout, stderr, exit code) exactly as the host expects.\n"
+    "`rampart install HOST` registers it; docs/hosts.md describes every host.\n"
+    "\n"
+    "  -c, --config FILE   load FILE (repeatable; replaces the project/user/system stack)\n"
+    "  --state-dir DIR     the state store directory (default: the config's state_dir,\n"
+    "                      else $RAMPART_STATE_DIR, else $XDG_STATE_HOME/rampart)\n"
+    "\n"
+    "A pre-tool or prompt event that cannot be decided (bad input, bad config, store error, no\n"
+    "decision within hosts.HOST.deadline_ms) is denied with the reason; other events are never\n"
+    "blocked by an error. RAMPART_NOW (RFC 3339) fixes the clock.\n";
+
+#define HOOK_MAX_INPUT (64u << 20) /* a hook payload is KBs; a runaway one must not eat memory */
+#define PROMPT_APPROVAL_HINT                                                                       \
+    " To approve, send the same prompt again within 10 minutes, or run `rampart approve`."
+
+typedef struct hook_options {
+    const rp_host_adapter *host;
+    rp_config_file *configs;
+    size_t n_configs;
+    const char *state_dir;
+} hook_options;
+
+static int parse_args(int argc, char **argv, hook_options *o)
 {
-    (void)argc;
-    (void)argv;
-    fprintf(stderr, "rampart hook: not implemented yet\n");
-    return RP_EXIT_FAIL;
+    const rp_cli_command *cmd = &rp_cmd_hook;
+    for (int i = 1; i < argc; i++) {
+        const char *arg = argv[i];
+        const char *value = NULL;
+        int m;
+        if (rp_cli_is_help(arg)) {
+            rp_cli_print_usage(cmd, stdout);
+            return RP_EXIT_OK;
+        } else if ((m = rp_cli_flag_value(argc, argv, &i, "--config", "-c", &value)) != 0) {
+            if (m < 0)
+                return rp_cli_usage_error(cmd, "%s needs a file", arg);
+            o->configs[o->n_configs].path = value;
+            o->configs[o->n_configs].level = RP_LEVEL_EXPLICIT;
+            o->n_configs++;
+        } else if ((m = rp_cli_flag_value(argc, argv, &i, "--state-dir", NULL, &value)) != 0) {
+            if (m < 0 || value[0] == '\0')
+                return rp_cli_usage_error(cmd, "--state-dir needs a directory");
+            o->state_dir = value;
+        } else if (arg[0] == '-') {
+            return rp_cli_usage_error(cmd, "unknown option '%s'", arg);
+        } else if (o->host == NULL) {
+            o->host = rp_host_find(arg);
+            if (o->host == NULL)
+                return rp_cli_usage_error(cmd,
+                                          "unknown host '%s' (known: claude-code, codex, cursor, "
+                                          "gemini, pi, opencode)",
+                                          arg);
+        } else {
+            return rp_cli_usage_error(cmd, "unexpected argument '%s'", arg);
+        }
+    }
+    if (o->host == NULL)
+        return rp_cli_usage_error(cmd, "which host? (claude-code, codex, cursor, gemini, pi, "
+                                       "opencode)");
+    return -1;
+}
+
+/* Reads all of stdin. Returns 0, or -1 with err set. */
+static int read_input(rp_buf *in, char *err, size_t err_size)
+{
+    char chunk[65536];
+    for (;;) {
+        size_t n = fread(chunk, 1, sizeof chunk, stdin);
+        if (n > 0) {
+            if (in->len + n > HOOK_MAX_INPUT) {
+                snprintf(err, err_size, "the hook input is larger than %u MB",
+                         HOOK_MAX_INPUT >> 20);
+                return -1;
+            }
+            rp_buf_append(in, chunk, n);
+        }
+        if (n < sizeof chunk) {
+            if (ferror(stdin)) {
+                snprintf(err, err_size, "cannot read the hook input: %s", strerror(errno));
+                return -1;
+            }
+            return 0;
+        }
+    }
+}
+
+/* The OS login name: $USER / $LOGNAME (no NSS lookup on the hot path), else the passwd entry. */
+static const char *os_user(void)
+{
+    const char *u = getenv("USER");
+    if (u == NULL || u[0] == '\0')
+        u = getenv("LOGNAME");
+    if (u != NULL && u[0] != '\0')
+        return u;
+    struct passwd *pw = getpwuid(getuid());
+    return pw ? pw->pw_name : NULL;
+}
+
+/* The verdict when rampart could not decide: on protecting phases the config's on_error (DENY
+ * before a config is loaded), ASK only where the host can ask; elsewhere ALLOW. */
+static rp_hook_verdict error_verdict(const rp_config *cfg, rp_hook_phase phase, bool can_ask,
+                                     const char *reason)
+{
+    rp_hook_verdict v = {.result = RP_ALLOW, .reason = reason, .internal_error = true};
+    if (!rp_hook_phase_protects(phase))
+        return v;
+    rp_on_error on = cfg ? cfg->on_error : RP_ON_ERROR_DENY;
+    if (on == RP_ON_ERROR_ALLOW)
+        v.result = RP_ALLOW;
+    else if (on == RP_ON_ERROR_ASK && can_ask)
+        v.result = RP_ASK;
+    else
+        v.result = RP_DENY;
+    return v;
+}
+
+/* Renders the answer to v for call into out (reset first). */
+static void render(const rp_host_adapter *host, const rp_hook_call *call, const rp_hook_verdict *v,
+                   const rp_host_settings *settings, rp_arena *a, rp_hook_answer *out)
+{
+    rp_buf_reset(&out->out);
+    rp_buf_reset(&out->err);
+    out->exit_code = 0;
+    host->answer(call, v, settings, a, out);
+}
+
+/* Prepares the answer the deadline gives for call (the phase decides deny or pass). */
+static void arm_fallback(const rp_host_adapter *host, const rp_hook_call *call,
+                         const rp_config *cfg, const rp_host_settings *settings, int64_t ms,
+                         rp_arena *a)
+{
+    char reason[256];
+    snprintf(reason, sizeof reason,
+             "rampart could not decide within %lld ms (hosts.%s.deadline_ms)%s", (long long)ms,
+             host->name, rp_hook_phase_protects(call->phase) ? "; denied to be safe" : "");
+    rp_hook_verdict v = error_verdict(cfg, call->phase, call->can_ask, reason);
+    rp_hook_answer ans = {0};
+    render(host, call, &v, settings, a, &ans);
+    if (!rp_hook_phase_protects(call->phase))
+        rp_buf_printf(&ans.err, "rampart: %s\n", reason);
+    rp_hook_deadline_set_answer(ans.out.data, ans.out.len, ans.err.data, ans.err.len,
+                                ans.exit_code);
+    rp_buf_free(&ans.out);
+    rp_buf_free(&ans.err);
+}
+
+/* Reads the decision JSON rp_session_eval produced into a verdict. */
+static int read_decision(const rp_buf *decision, rp_arena *a, rp_hook_verdict *v, char *err,
+                         size_t err_size)
+{
+    rp_json_error jerr;
+    rp_json *d = rp_json_parse(a, decision->data ? decision->data : "", decision->len, &jerr);
+    const char *result = d ? rp_json_get_str(d, "result") : NULL;
+    if (result == NULL) {
+        snprintf(err, err_size, "internal error: no decision was produced");
+        return -1;
+    }
+    memset(v, 0, sizeof *v);
+    v->result = strcmp(result, "DENY") == 0  ? RP_DENY
+                : strcmp(result, "ASK") == 0 ? RP_ASK
+                                             : RP_ALLOW;
+    v->reason = rp_json_get_str(d, "reason");
+    const rp_json *data = rp_json_get(d, "data");
+    v->data = data && data->type != RP_JSON_NULL ? data : NULL;
+    if ((v->result != RP_ALLOW) && (v->reason == NULL || v->reason[0] == '\0'))
+        v->reason = v->result == RP_DENY ? "denied by rampart" : "rampart asks for approval";
+    return 0;
+}
+
+typedef struct hook_run {
+    hook_options o;
+    rp_arena arena;
+    rp_buf input;
+    rp_config *cfg;
+    rp_store *store;
+    rp_cli_trust_probe probe;
+    rp_hook_call call;
+    rp_hook_answer answer;
+    const rp_host_settings *settings;
+} hook_run;
+
+static void store_warn(void *self, const char *policy, const char *message)
+{
+    (void)self;
+    fprintf(stderr, "rampart hook: warning: %s: %s\n", policy, message);
+}
+
+static bool hook_trusted(void *self, const char *dir)
+{
+    hook_run *r = self;
+    return r->store ? rp_store_is_trusted(r->store, dir) : rp_cli_probe_trusted(&r->probe, dir);
+}
+
+/* Everything after a successful parse: spend, evaluation, the answer. */
+static void decide(hook_run *r)
+{
+    rp_hook_call *call = &r->call;
+    const rp_host_adapter *host = r->o.host;
+    char err[768] = "";
+    rp_hook_verdict v;
+
+    /* The store: the probe's when it was opened for the same directory. */
+    const char *dir = r->o.state_dir ? r->o.state_dir : r->cfg->state_dir;
+    const char *store_problem = NULL;
+    if (r->probe.store && (r->o.state_dir || !r->cfg->state_dir)) {
+        r->store = r->probe.store;
+        r->probe.store = NULL;
+    } else {
+        r->store = rp_store_open_sqlite(dir, err, sizeof err);
+        if (r->store == NULL)
+            store_problem = rp_arena_sprintf(&r->arena, "the state store cannot be opened: %s",
+                                             err[0] ? err : "unknown error");
+    }
+
+    if (r->store && call->usage && !rp_json_get(&call->event, "data"))
+        rp_json_object_set(&r->arena, &call->event, "data", *call->usage);
+
+    rp_buf event = {0};
+    rp_json_write(&event, &call->event);
+    rp_session_opts opts = {
+        .store = r->store,
+        .on_ask = RP_ON_ASK_REPORT,
+        .audit = r->store != NULL,
+        .store_unavailable = store_problem,
+        .is_trusted = hook_trusted,
+        .trust_self = r,
+        .warn = store_warn,
+    };
+    rp_buf decision = {0};
+    rp_session_status st =
+        rp_session_eval(r->cfg, &opts, event.data, event.len, &decision, err, sizeof err);
+    rp_buf_free(&event);
+    if (st == RP_SESSION_BAD_EVENT) {
+        v = error_verdict(
+            r->cfg, call->phase, call->can_ask,
+            rp_arena_sprintf(&r->arena, "rampart: the %s event is malformed: %s", host->name, err));
+    } else if (read_decision(&decision, &r->arena, &v, err, sizeof err) != 0) {
+        v = error_verdict(r->cfg, call->phase, call->can_ask,
+                          rp_arena_sprintf(&r->arena, "rampart: %s", err));
+    } else if (st == RP_SESSION_STORE_ERROR) {
+        v.internal_error = true;
+        if (!rp_hook_phase_protects(call->phase))
+            v = error_verdict(r->cfg, call->phase, call->can_ask, v.reason);
+        fprintf(stderr, "rampart hook: state store error: %s\n",
+                store_problem ? store_problem
+                : err[0]      ? err
+                              : "unknown");
+    }
+    rp_buf_free(&decision);
+
+    /* A prompt ASK on a host that can only block: say how to approve it. */
+    if (v.result == RP_ASK && call->phase == RP_HOOK_PROMPT && !call->can_ask && !v.internal_error)
+        v.reason = rp_arena_sprintf(&r->arena, "%s%s", v.reason, PROMPT_APPROVAL_HINT);
+    if (v.internal_error && !rp_hook_phase_protects(call->phase) && v.reason)
+        fprintf(stderr, "rampart hook: %s\n", v.reason);
+    render(host, call, &v, r->settings, &r->arena, &r->answer);
+}
+
+static int finish(hook_run *r)
+{
+    rp_hook_deadline_disarm();
+    fwrite(r->answer.out.data ? r->answer.out.data : "", 1, r->answer.out.len, stdout);
+    fflush(stdout);
+    fwrite(r->answer.err.data ? r->answer.err.data : "", 1, r->answer.err.len, stderr);
+    return r->answer.exit_code;
+}
+
+/* An answer before (or instead of) a parsed call: the adapter's form for `phase`. */
+static void answer_error(hook_run *r, rp_hook_phase phase, const char *reason)
+{
+    rp_hook_call *call = &r->call;
+    call->phase = phase;
+    rp_hook_verdict v = error_verdict(r->cfg, phase, call->can_ask, reason);
+    render(r->o.host, call, &v, r->settings, &r->arena, &r->answer);
+    if (!rp_hook_phase_protects(phase))
+        rp_buf_printf(&r->answer.err, "rampart hook: %s\n", reason);
+}
+
+static int hook_run_main(hook_run *r)
+{
+    const rp_host_adapter *host = r->o.host;
+    char err[768] = "";
+    int64_t deadline_ms = host->deadline_ms;
+
+    /* Until the payload says otherwise, the call is a pre-tool call: the form that blocks. */
+    r->call.phase = RP_HOOK_PRE_TOOL;
+    arm_fallback(host, &r->call, NULL, NULL, deadline_ms, &r->arena);
+    rp_hook_deadline_arm(deadline_ms);
+
+    if (rp_clock_check_env(err, sizeof err) != 0) {
+        answer_error(r, RP_HOOK_PRE_TOOL,
+                     rp_arena_sprintf(&r->arena, "rampart: RAMPART_NOW: %s", err));
+        return finish(r);
+    }
+    if (read_input(&r->input, err, sizeof err) != 0) {
+        answer_error(r, RP_HOOK_PRE_TOOL, rp_arena_sprintf(&r->arena, "rampart: %s", err));
+        return finish(r);
+    }
+
+    r->probe = (rp_cli_trust_probe){.prog = "rampart hook", .dir = r->o.state_dir};
+    r->cfg = rp_cli_load_config(r->o.configs, r->o.n_configs, &r->probe, false);
+    if (r->cfg->n_errors == 0) {
+        r->settings = rp_config_host(r->cfg, host->name);
+        if (r->settings && r->settings->deadline_ms > 0)
+            deadline_ms = r->settings->deadline_ms;
+    }
+
+    rp_json_error jerr;
+    rp_json *payload =
+        rp_json_parse(&r->arena, r->input.data ? r->input.data : "", r->input.len, &jerr);
+    if (payload == NULL) {
+        answer_error(r, RP_HOOK_PRE_TOOL,
+                     rp_arena_sprintf(&r->arena,
+                                      "rampart: the hook input is not JSON (line %d, column %d: "
+                                      "%s)",
+                                      jerr.line, jerr.col, jerr.msg));
+        return finish(r);
+    }
+
+    char home_cwd[PATH_MAX];
+    rp_hook_env env = {
+        .config_user = r->cfg->n_errors == 0 ? r->cfg->user : NULL,
+        .os_user = os_user(),
+        .home = getenv("HOME"),
+        .process_cwd = getcwd(home_cwd, sizeof home_cwd),
+        .subagents = r->cfg->n_errors == 0 ? r->cfg->subagents : NULL,
+    };
+    int parsed = host->parse(payload, &env, &r->arena, &r->call, err, sizeof err);
+    if (r->call.phase == RP_HOOK_IGNORED && parsed == 0)
+        return finish(r); /* nothing to say */
+    arm_fallback(host, &r->call, r->cfg->n_errors == 0 ? r->cfg : NULL, r->settings, deadline_ms,
+                 &r->arena);
+    rp_hook_deadline_arm(deadline_ms);
+
+    if (r->cfg->n_errors > 0) {
+        rp_buf line = {0};
+        for (size_t i = 0; i < r->cfg->n_diags; i++)
+            if (!r->cfg->diags[i].warning) {
+                rp_diag_format(&r->cfg->diags[i], &line);
+                break;
+            }
+        rp_cli_print_diags(r->cfg, stderr);
+        const char *why = rp_arena_sprintf(&r->arena, "rampart: configuration error: %s",
+                                           line.data ? line.data : "unknown");
+        rp_buf_free(&line);
+        rp_config *bad = r->cfg;
+        r->cfg = NULL; /* its on_error is not to be trusted */
+        answer_error(r, parsed == 0 ? r->call.phase : r->call.phase, why);
+        r->cfg = bad;
+        return finish(r);
+    }
+    if (parsed != 0) {
+        answer_error(
+            r, r->call.phase,
+            rp_arena_sprintf(&r->arena, "rampart: bad %s hook input: %s", host->name, err));
+        return finish(r);
+    }
+    decide(r);
+    return finish(r);
+}
+
+static int hook_main(int argc, char **argv)
+{
+    hook_run r = {0};
+    r.o.configs = calloc((size_t)argc, sizeof *r.o.configs);
+    if (r.o.configs == NULL)
+        abort();
+    int status = parse_args(argc, argv, &r.o);
+    if (status >= 0) {
+        free(r.o.configs);
+        return status;
+    }
+    rp_arena_init(&r.arena, 64 * 1024);
+    status = hook_run_main(&r);
+    if (r.store)
+        rp_store_close(r.store);
+    if (r.probe.store)
+        rp_store_close(r.probe.store);
+    if (r.cfg)
+        rp_config_free(r.cfg);
+    rp_buf_free(&r.input);
+    rp_buf_free(&r.answer.out);
+    rp_buf_free(&r.answer.err);
+    rp_arena_free(&r.arena);
+    free(r.o.configs);
+    return status;
 }
 
 const rp_cli_command rp_cmd_hook = {
     .name = "hook",
-    .summary = "(not implemented yet)",
-    .usage = "usage: rampart hook\n",
-    .run = hook_run,
+    .summary = "answer one hook call of a coding agent (claude-code, codex, cursor, ...)",
+    .usage = hook_usage,
+    .run = hook_main,
 };

@@ -1,0 +1,93 @@
+/* hook_deadline.c — the timer behind `rampart hook`'s deadline (hook_deadline.h). */
+#include <signal.h>
+#include <string.h>
+#include <sys/time.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli/hook_deadline.h"
+
+#define ANSWER_MAX 65536
+
+static char fallback_out[ANSWER_MAX], fallback_err[ANSWER_MAX];
+static size_t fallback_out_len, fallback_err_len;
+static int fallback_exit;
+static volatile sig_atomic_t answered;
+static struct timespec started;
+static int started_set;
+
+static void write_all(int fd, const char *p, size_t n)
+{
+    while (n > 0) {
+        ssize_t w = write(fd, p, n);
+        if (w <= 0)
+            return;
+        p += w;
+        n -= (size_t)w;
+    }
+}
+
+static void on_deadline(int sig)
+{
+    (void)sig;
+    if (answered)
+        return;
+    answered = 1;
+    write_all(STDOUT_FILENO, fallback_out, fallback_out_len);
+    write_all(STDERR_FILENO, fallback_err, fallback_err_len);
+    _exit(fallback_exit);
+}
+
+static void block_alarm(sigset_t *old)
+{
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGALRM);
+    sigprocmask(SIG_BLOCK, &set, old);
+}
+
+void rp_hook_deadline_arm(int64_t ms)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    if (!started_set) {
+        started = now;
+        started_set = 1;
+        struct sigaction sa;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_handler = on_deadline;
+        sigemptyset(&sa.sa_mask);
+        sigaction(SIGALRM, &sa, NULL);
+    }
+    int64_t elapsed_us =
+        (int64_t)(now.tv_sec - started.tv_sec) * 1000000 + (now.tv_nsec - started.tv_nsec) / 1000;
+    int64_t left_us = ms * 1000 - elapsed_us;
+    if (left_us < 1000)
+        left_us = 1000;
+    struct itimerval t = {{0, 0}, {(time_t)(left_us / 1000000), (suseconds_t)(left_us % 1000000)}};
+    setitimer(ITIMER_REAL, &t, NULL);
+}
+
+void rp_hook_deadline_set_answer(const char *out, size_t out_len, const char *err, size_t err_len,
+                                 int exit_code)
+{
+    sigset_t old;
+    block_alarm(&old);
+    fallback_out_len = out_len < ANSWER_MAX ? out_len : ANSWER_MAX;
+    fallback_err_len = err_len < ANSWER_MAX ? err_len : ANSWER_MAX;
+    if (fallback_out_len)
+        memcpy(fallback_out, out, fallback_out_len);
+    if (fallback_err_len)
+        memcpy(fallback_err, err, fallback_err_len);
+    fallback_exit = exit_code;
+    sigprocmask(SIG_SETMASK, &old, NULL);
+}
+
+void rp_hook_deadline_disarm(void)
+{
+    sigset_t old;
+    block_alarm(&old);
+    answered = 1;
+    struct itimerval off = {{0, 0}, {0, 0}};
+    setitimer(ITIMER_REAL, &off, NULL);
+}

@@ -1,0 +1,22 @@
+/* hook_deadline.h — the per-call deadline of `rampart hook`.
+ *
+ * A host that waits too long for a hook either kills it (and most then let the call through)
+ * or stalls the agent. So the hook arms a timer at start; if no answer is out when it fires,
+ * the signal handler writes the answer prepared in advance with rp_hook_deadline_set_answer
+ * (a deny on protecting events, a pass elsewhere) and exits at once. Only write(2) and _exit(2)
+ * run in the handler. */
+#ifndef RAMPART_CLI_HOOK_DEADLINE_H
+#define RAMPART_CLI_HOOK_DEADLINE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* (Re)arms the deadline at ms after the FIRST call (the hook's start), at least 1 ms from now. */
+void rp_hook_deadline_arm(int64_t ms);
+/* The answer the deadline gives; copied (truncated at 64 KB each). */
+void rp_hook_deadline_set_answer(const char *out, size_t out_len, const char *err, size_t err_len,
+                                 int exit_code);
+/* The real answer is about to be written: the deadline can no longer answer. */
+void rp_hook_deadline_disarm(void);
+
+#endif
