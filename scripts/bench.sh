@@ -8,7 +8,7 @@ for b in "$build"/bench_*; do
     name=$(basename "$b")
     echo "== $name"
     case $name in
-        bench_hook) "$b" "$build"/rampart examples/rampart.yaml 300 ;;
+        bench_hook) "$b" "$build"/rampart examples/rampart.yaml 200 ;;
         bench_cost) "$b" "$build"/rampart 300 ;;
         *) "$b" ;;
     esac
