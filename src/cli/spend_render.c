@@ -48,7 +48,10 @@ void rp_spend_format_usd(int64_t nusd, char *buf, size_t size)
     }
     char dollars[48];
     rp_spend_format_count((int64_t)(cents / 100), dollars, sizeof dollars);
-    snprintf(buf, size, "%s$%s.%02u", sign, dollars, (unsigned)(cents % 100));
+    /* The result is checked only so that gcc -O2 sees the truncation is handled: a caller's
+     * buffer that is too small gets a cut-off figure, never an overflow. */
+    if (snprintf(buf, size, "%s$%s.%02u", sign, dollars, (unsigned)(cents % 100)) < 0 && size)
+        buf[0] = '\0';
 }
 
 /* ---- text helpers ---- */
