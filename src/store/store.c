@@ -220,17 +220,26 @@ int rp_store_put_pending(rp_store *s, const char *session_id, const char *ask_ke
 int rp_store_take_pending(rp_store *s, const char *session_id, const char *ask_key, rp_arena *a,
                           rp_json **updates)
 {
-    if (s == NULL || a == NULL || updates == NULL) {
+    int64_t created_us;
+    return rp_store_take_pending_at(s, session_id, ask_key, a, updates, &created_us);
+}
+
+int rp_store_take_pending_at(rp_store *s, const char *session_id, const char *ask_key, rp_arena *a,
+                             rp_json **updates, int64_t *created_us)
+{
+    if (s == NULL || a == NULL || updates == NULL || created_us == NULL) {
         return -1;
     }
     *updates = NULL;
+    *created_us = 0;
     if (rp_store_enter(s) != 0 || rp_store_check_id(s, "session id", session_id) != 0 ||
         rp_store_check_id(s, "ask key", ask_key) != 0) {
         return -1;
     }
     char *text = NULL;
     size_t len = 0;
-    if (s->ops->take_pending(s, session_id, ask_key, a, &text, &len) != 0) {
+    int64_t at = 0;
+    if (s->ops->take_pending_at(s, session_id, ask_key, a, &text, &len, &at) != 0) {
         return -1;
     }
     if (text == NULL) {
@@ -248,7 +257,53 @@ int rp_store_take_pending(rp_store *s, const char *session_id, const char *ask_k
         return -1;
     }
     *updates = v;
+    *created_us = at;
     return 0;
+}
+
+static int check_transcript_key(rp_store *s, const char *session_id, const char *path)
+{
+    if (rp_store_enter(s) != 0 || rp_store_check_id(s, "session id", session_id) != 0 ||
+        rp_store_check_id(s, "transcript path", path) != 0) {
+        return -1;
+    }
+    return 0;
+}
+
+int rp_store_get_transcript_offset(rp_store *s, const char *session_id, const char *path,
+                                   int64_t *offset)
+{
+    if (s == NULL || offset == NULL) {
+        return -1;
+    }
+    *offset = 0;
+    if (check_transcript_key(s, session_id, path) != 0) {
+        return -1;
+    }
+    int64_t got = 0;
+    if (s->ops->get_transcript_offset(s, session_id, path, &got) != 0) {
+        return -1;
+    }
+    if (got < 0) {
+        rp_store_set_error(s, "%s store: corrupt transcript offset %lld of session '%s'",
+                           s->ops->name, (long long)got, session_id);
+        return -1;
+    }
+    *offset = got;
+    return 0;
+}
+
+int rp_store_set_transcript_offset(rp_store *s, const char *session_id, const char *path,
+                                   int64_t offset)
+{
+    if (s == NULL || check_transcript_key(s, session_id, path) != 0) {
+        return -1;
+    }
+    if (offset < 0) {
+        rp_store_set_error(s, "transcript offset must be >= 0, got %lld", (long long)offset);
+        return -1;
+    }
+    return s->ops->set_transcript_offset(s, session_id, path, offset, rp_now_us());
 }
 
 static bool is_known_result(const char *result)

@@ -48,6 +48,19 @@ int rp_store_put_pending(rp_store *s, const char *session_id, const char *ask_ke
 int rp_store_take_pending(rp_store *s, const char *session_id, const char *ask_key, rp_arena *a,
                           rp_json **updates);
 
+/* As rp_store_take_pending, and *created_us is when the entry was stored (its put_pending
+ * now_us; 0 when there was none), so a caller can let an approval expire. */
+int rp_store_take_pending_at(rp_store *s, const char *session_id, const char *ask_key, rp_arena *a,
+                             rp_json **updates, int64_t *created_us);
+
+/* How far a host's session transcript (path) has been read for spend: a byte offset from the
+ * start of the file, per (session, path). get gives 0 when none is stored; set replaces it
+ * (offset >= 0). */
+int rp_store_get_transcript_offset(rp_store *s, const char *session_id, const char *path,
+                                   int64_t *offset);
+int rp_store_set_transcript_offset(rp_store *s, const char *session_id, const char *path,
+                                   int64_t offset);
+
 /* One audited decision. */
 typedef struct rp_audit_row {
     int64_t time_us;

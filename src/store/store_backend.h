@@ -41,9 +41,10 @@ typedef struct rp_store_ops {
     int (*put_pending)(rp_store *s, const char *session_id, const char *ask_key,
                        const char *updates, size_t updates_len, const char *policies,
                        size_t policies_len, int64_t now_us);
-    /* Deletes the entry; *text is its updates (copied into a) or NULL when there was none. */
-    int (*take_pending)(rp_store *s, const char *session_id, const char *ask_key, rp_arena *a,
-                        char **text, size_t *len);
+    /* Deletes the entry; *text is its updates (copied into a) or NULL when there was none,
+     * *created_us its put_pending now_us (untouched when none). */
+    int (*take_pending_at)(rp_store *s, const char *session_id, const char *ask_key, rp_arena *a,
+                           char **text, size_t *len, int64_t *created_us);
     int (*audit)(rp_store *s, const rp_audit_row *row); /* row already validated */
     int (*audit_query)(rp_store *s, const char *session_id, int64_t since_us,
                        int (*fn)(void *self, const rp_audit_row *row), void *self);
@@ -90,6 +91,12 @@ typedef struct rp_store_ops {
     /* Groups ordered by key (byte order). */
     int (*spend)(rp_store *s, const rp_spend_query *q,
                  int (*fn)(void *self, const rp_spend_row *row), void *self);
+
+    /* How far a session's host transcript was read; *offset untouched when none is stored. */
+    int (*get_transcript_offset)(rp_store *s, const char *session_id, const char *path,
+                                 int64_t *offset);
+    int (*set_transcript_offset)(rp_store *s, const char *session_id, const char *path,
+                                 int64_t offset, int64_t now_us);
 } rp_store_ops;
 
 struct rp_store {

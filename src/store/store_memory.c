@@ -61,6 +61,13 @@ typedef struct mem_budget {
     int64_t created_us;
 } mem_budget;
 
+/* How far a session's transcript was read (rp_store_set_transcript_offset). */
+typedef struct mem_offset {
+    struct mem_offset *next;
+    char *session_id, *path;
+    int64_t offset;
+} mem_offset;
+
 typedef struct memory_store {
     rp_store base; /* first: rp_store * and memory_store * convert */
     mem_state *states;
@@ -75,6 +82,7 @@ typedef struct memory_store {
     size_t n_approvals, cap_approvals;
     mem_budget *budgets;
     size_t n_budgets, cap_budgets;
+    mem_offset *offsets;
 } memory_store;
 
 static memory_store *mem(rp_store *s)
@@ -150,6 +158,13 @@ static void mem_close(rp_store *s)
         mem_pending *next = m->pending->next;
         free_pending(m->pending);
         m->pending = next;
+    }
+    while (m->offsets != NULL) {
+        mem_offset *next = m->offsets->next;
+        free(m->offsets->session_id);
+        free(m->offsets->path);
+        free(m->offsets);
+        m->offsets = next;
     }
     while (m->audit != NULL) {
         mem_audit *next = m->audit->next;
@@ -286,8 +301,8 @@ static int mem_put_pending(rp_store *s, const char *session_id, const char *ask_
     return 0;
 }
 
-static int mem_take_pending(rp_store *s, const char *session_id, const char *ask_key, rp_arena *a,
-                            char **text, size_t *len)
+static int mem_take_pending_at(rp_store *s, const char *session_id, const char *ask_key,
+                               rp_arena *a, char **text, size_t *len, int64_t *created_us)
 {
     mem_pending **link = find_pending(mem(s), session_id, ask_key);
     *text = NULL;
@@ -296,10 +311,46 @@ static int mem_take_pending(rp_store *s, const char *session_id, const char *ask
         return 0;
     }
     mem_pending *p = *link;
+    *created_us = p->created_us;
     *text = rp_arena_strndup(a, p->updates, p->updates_len);
     *len = p->updates_len;
     *link = p->next;
     free_pending(p);
+    return 0;
+}
+
+static mem_offset *find_offset(memory_store *m, const char *session_id, const char *path)
+{
+    for (mem_offset *o = m->offsets; o != NULL; o = o->next) {
+        if (strcmp(o->session_id, session_id) == 0 && strcmp(o->path, path) == 0) {
+            return o;
+        }
+    }
+    return NULL;
+}
+
+static int mem_get_transcript_offset(rp_store *s, const char *session_id, const char *path,
+                                     int64_t *offset)
+{
+    const mem_offset *o = find_offset(mem(s), session_id, path);
+    *offset = o != NULL ? o->offset : 0;
+    return 0;
+}
+
+static int mem_set_transcript_offset(rp_store *s, const char *session_id, const char *path,
+                                     int64_t offset, int64_t now_us)
+{
+    (void)now_us; /* the memory store keeps no update times */
+    memory_store *m = mem(s);
+    mem_offset *o = find_offset(m, session_id, path);
+    if (o == NULL) {
+        o = zalloc(sizeof *o);
+        o->session_id = dup_or_null(session_id);
+        o->path = dup_or_null(path);
+        o->next = m->offsets;
+        m->offsets = o;
+    }
+    o->offset = offset;
     return 0;
 }
 
@@ -809,7 +860,7 @@ static const rp_store_ops memory_ops = {
     .load_state = mem_load_state,
     .save_state = mem_save_state,
     .put_pending = mem_put_pending,
-    .take_pending = mem_take_pending,
+    .take_pending_at = mem_take_pending_at,
     .audit = mem_audit_insert,
     .audit_query = mem_audit_query,
     .audit_prune = mem_audit_prune,
@@ -831,6 +882,8 @@ static const rp_store_ops memory_ops = {
     .attach_budget = mem_attach_budget,
     .session_budget = mem_session_budget,
     .spend = mem_spend,
+    .get_transcript_offset = mem_get_transcript_offset,
+    .set_transcript_offset = mem_set_transcript_offset,
 };
 
 rp_store *rp_store_memory_create(void)

@@ -144,6 +144,16 @@ static const char *const migrations[] = {
     "CREATE INDEX subagent_budget_parent ON subagent_budget (parent_session_id, child_session_id,\n"
     "    created_us);\n"
     "CREATE INDEX subagent_budget_child ON subagent_budget (child_session_id, created_us);\n",
+    /* v4: how far a host's session transcript has been read for spend (Claude Code puts no cost
+     * in its hooks; the hook reads the transcript's new part each call). `read_offset`, not
+     * `offset`: OFFSET is a keyword in both dialects. */
+    "CREATE TABLE transcript_offset (\n"
+    "    session_id TEXT NOT NULL,\n"
+    "    path TEXT NOT NULL,\n"
+    "    read_offset BIGINT NOT NULL,\n" /* bytes consumed from the start of the file */
+    "    updated_us BIGINT NOT NULL,\n"
+    "    PRIMARY KEY (session_id, path)\n"
+    ");\n",
 };
 
 #define N_MIGRATIONS ((int)(sizeof migrations / sizeof migrations[0]))

@@ -46,7 +46,6 @@ enum stmt_id {
     ST_LOAD_STATE,
     ST_SAVE_STATE,
     ST_PUT_PENDING,
-    ST_TAKE_PENDING,
     ST_AUDIT_INSERT,
     ST_AUDIT_QUERY_ALL,
     ST_AUDIT_QUERY_SESSION,
@@ -75,6 +74,9 @@ enum stmt_id {
     ST_SET_APPROVAL,
     ST_ATTACH_BUDGET,
     ST_SESSION_BUDGET,
+    ST_TAKE_PENDING_AT,
+    ST_GET_TRANSCRIPT_OFFSET,
+    ST_SET_TRANSCRIPT_OFFSET,
     ST_COUNT
 };
 
@@ -129,10 +131,6 @@ static const char *const stmt_sql[ST_COUNT] = {
                        "ON CONFLICT (session_id, ask_key) DO UPDATE "
                        "SET updates = excluded.updates, policies = excluded.policies, "
                        "created_us = excluded.created_us",
-    /* RETURNING (SQLite ≥ 3.35, PostgreSQL): take is one atomic statement even outside a
-     * transaction, so two processes can never both take the same approval. */
-    [ST_TAKE_PENDING] = "DELETE FROM pending_ask WHERE session_id = ?1 AND ask_key = ?2 "
-                        "RETURNING updates",
     [ST_AUDIT_INSERT] = "INSERT INTO audit (time_us, session_id, event_type, target, result, "
                         "reason, policies, note) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
     [ST_AUDIT_QUERY_ALL] = "SELECT time_us, session_id, event_type, target, result, reason, "
@@ -238,6 +236,17 @@ static const char *const stmt_sql[ST_COUNT] = {
                          "budget, created_us) VALUES (?1, ?2, ?3, ?4)",
     [ST_SESSION_BUDGET] = "SELECT budget FROM subagent_budget WHERE child_session_id = ?1 "
                           "ORDER BY created_us, id LIMIT 1",
+    /* RETURNING (SQLite ≥ 3.35, PostgreSQL): take is one atomic statement even outside a
+     * transaction, so two processes can never both take the same approval. */
+    [ST_TAKE_PENDING_AT] = "DELETE FROM pending_ask WHERE session_id = ?1 AND ask_key = ?2 "
+                           "RETURNING updates, created_us",
+    [ST_GET_TRANSCRIPT_OFFSET] = "SELECT read_offset FROM transcript_offset "
+                                 "WHERE session_id = ?1 AND path = ?2",
+    [ST_SET_TRANSCRIPT_OFFSET] = "INSERT INTO transcript_offset (session_id, path, read_offset, "
+                                 "updated_us) VALUES (?1, ?2, ?3, ?4) "
+                                 "ON CONFLICT (session_id, path) DO UPDATE "
+                                 "SET read_offset = excluded.read_offset, "
+                                 "updated_us = excluded.updated_us",
 };
 
 /* `rampart spend`: one statement per grouping, built on first use. The key expression and GROUP
@@ -608,27 +617,6 @@ static int sq_put_pending(rp_store *s, const char *session_id, const char *ask_k
     }
     sqlite3_bind_int64(st, 5, now_us);
     return run(q, st, "cannot store pending ask");
-}
-
-static int sq_take_pending(rp_store *s, const char *session_id, const char *ask_key, rp_arena *a,
-                           char **text, size_t *len)
-{
-    sqlite_store *q = sq(s);
-    sqlite3_stmt *st = stmt(q, ST_TAKE_PENDING);
-    *text = NULL;
-    *len = 0;
-    if (st == NULL || bind_str(q, st, 1, session_id) != 0 || bind_str(q, st, 2, ask_key) != 0) {
-        return -1;
-    }
-    int rc;
-    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-        column_to_arena(st, a, text, len); /* at most one row: (session, key) is the key */
-    }
-    if (rc != SQLITE_DONE) {
-        set_sql_error(q, "cannot take pending ask");
-    }
-    sqlite3_reset(st);
-    return rc == SQLITE_DONE ? 0 : -1;
 }
 
 static int sq_audit(rp_store *s, const rp_audit_row *row)
@@ -1129,6 +1117,59 @@ static void sq_close(rp_store *s)
     free(q);
 }
 
+static int sq_take_pending_at(rp_store *s, const char *session_id, const char *ask_key, rp_arena *a,
+                              char **text, size_t *len, int64_t *created_us)
+{
+    sqlite_store *q = sq(s);
+    sqlite3_stmt *st = stmt(q, ST_TAKE_PENDING_AT);
+    if (st == NULL || bind_str(q, st, 1, session_id) != 0 || bind_str(q, st, 2, ask_key) != 0) {
+        return -1;
+    }
+    int rc;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        column_to_arena(st, a, text, len); /* at most one row: (session, key) is the key */
+        *created_us = sqlite3_column_int64(st, 1);
+    }
+    if (rc != SQLITE_DONE) {
+        set_sql_error(q, "cannot take pending ask");
+    }
+    sqlite3_reset(st);
+    return rc == SQLITE_DONE ? 0 : -1;
+}
+
+static int sq_get_transcript_offset(rp_store *s, const char *session_id, const char *path,
+                                    int64_t *offset)
+{
+    sqlite_store *q = sq(s);
+    sqlite3_stmt *st = stmt(q, ST_GET_TRANSCRIPT_OFFSET);
+    if (st == NULL || bind_str(q, st, 1, session_id) != 0 || bind_str(q, st, 2, path) != 0) {
+        return -1;
+    }
+    int rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW) {
+        *offset = sqlite3_column_int64(st, 0);
+        rc = SQLITE_DONE;
+    }
+    if (rc != SQLITE_DONE) {
+        set_sql_error(q, "cannot read transcript offset");
+    }
+    sqlite3_reset(st);
+    return rc == SQLITE_DONE ? 0 : -1;
+}
+
+static int sq_set_transcript_offset(rp_store *s, const char *session_id, const char *path,
+                                    int64_t offset, int64_t now_us)
+{
+    sqlite_store *q = sq(s);
+    sqlite3_stmt *st = stmt(q, ST_SET_TRANSCRIPT_OFFSET);
+    if (st == NULL || bind_str(q, st, 1, session_id) != 0 || bind_str(q, st, 2, path) != 0) {
+        return -1;
+    }
+    sqlite3_bind_int64(st, 3, offset);
+    sqlite3_bind_int64(st, 4, now_us);
+    return run(q, st, "cannot save transcript offset");
+}
+
 static const rp_store_ops sqlite_ops = {
     .name = "sqlite",
     .close = sq_close,
@@ -1138,7 +1179,7 @@ static const rp_store_ops sqlite_ops = {
     .load_state = sq_load_state,
     .save_state = sq_save_state,
     .put_pending = sq_put_pending,
-    .take_pending = sq_take_pending,
+    .take_pending_at = sq_take_pending_at,
     .audit = sq_audit,
     .audit_query = sq_audit_query,
     .audit_prune = sq_audit_prune,
@@ -1160,6 +1201,8 @@ static const rp_store_ops sqlite_ops = {
     .attach_budget = sq_attach_budget,
     .session_budget = sq_session_budget,
     .spend = sq_spend,
+    .get_transcript_offset = sq_get_transcript_offset,
+    .set_transcript_offset = sq_set_transcript_offset,
 };
 
 /* PRAGMA journal_mode answers with the mode actually in effect; anything but "wal" (a file

@@ -21,6 +21,7 @@
 #include "core/json.h"
 #include "store/store.h"
 #include "store/store_backend.h"
+#include "store/store_schema.h"
 
 typedef struct fixture {
     bool sqlite;
@@ -631,7 +632,7 @@ static void test_sqlite_reopen_keeps_data(void **state)
     assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
     assert_int_equal(sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &st, NULL), SQLITE_OK);
     assert_int_equal(sqlite3_step(st), SQLITE_ROW);
-    assert_int_equal(sqlite3_column_int(st, 0), 3);
+    assert_int_equal(sqlite3_column_int(st, 0), rp_store_schema_latest());
     sqlite3_finalize(st);
     assert_int_equal(sqlite3_prepare_v2(db, "PRAGMA journal_mode", -1, &st, NULL), SQLITE_OK);
     assert_int_equal(sqlite3_step(st), SQLITE_ROW);
