@@ -1,0 +1,207 @@
+/* hook_spend.c — the I/O around src/hosts/transcript.c: read the transcript's new bytes, record
+ * its messages in the ledger, remember how far it was read (hook_spend.h).
+ *
+ * The offset is read before the transaction and written inside it, with the rows. Two hooks of
+ * one session running at once may then read the same bytes: the ledger's per-session dedupe on
+ * the message id keeps that exact, and the later commit's offset is no less complete. */
+#include "cli/hook_spend.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "core/arena.h"
+#include "core/clock.h"
+#include "engine/usage.h"
+#include "hosts/transcript.h"
+
+/* The transcript's bytes from *offset (reset to 0 when the file is now shorter), at most
+ * RP_HOOK_TRANSCRIPT_MAX_READ. *data is malloc'd (NULL when nothing is new); *at_eof says the
+ * read reached the end of the file as it was. Returns 0, 1 when the file does not exist, -1
+ * with err. */
+static int read_new_bytes(const char *path, int64_t *offset, char **data, size_t *len, bool *at_eof,
+                          char *err, size_t err_size)
+{
+    *data = NULL;
+    *len = 0;
+    *at_eof = true;
+    /* O_NONBLOCK: a FIFO named as the transcript must not hang the hook in open(). */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) {
+        if (errno == ENOENT || errno == ENOTDIR) {
+            return 1;
+        }
+        snprintf(err, err_size, "cannot open transcript %s: %s", path, strerror(errno));
+        return -1;
+    }
+    struct stat st;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        snprintf(err, err_size, "transcript %s is not a regular file", path);
+        close(fd);
+        return -1;
+    }
+    int64_t size = (int64_t)st.st_size;
+    if (size < *offset) {
+        *offset = 0; /* replaced or truncated: read it again from the start */
+    }
+    int64_t want = size - *offset;
+    if (want > (int64_t)RP_HOOK_TRANSCRIPT_MAX_READ) {
+        want = RP_HOOK_TRANSCRIPT_MAX_READ;
+        *at_eof = false;
+    }
+    if (want == 0) {
+        close(fd);
+        return 0;
+    }
+    char *buf = malloc((size_t)want);
+    if (buf == NULL) {
+        abort();
+    }
+    size_t got = 0;
+    while (got < (size_t)want) {
+        ssize_t n = pread(fd, buf + got, (size_t)want - got, (off_t)(*offset + (int64_t)got));
+        if (n < 0 && errno == EINTR) {
+            continue;
+        }
+        if (n < 0) {
+            snprintf(err, err_size, "cannot read transcript %s: %s", path, strerror(errno));
+            free(buf);
+            close(fd);
+            return -1;
+        }
+        if (n == 0) {
+            break; /* truncated while reading: what was read is still whole lines or kept */
+        }
+        got += (size_t)n;
+    }
+    close(fd);
+    *data = buf;
+    *len = got;
+    return 0;
+}
+
+/* The ledger row of one message. The time is the message's own, but never in the future nor
+ * before 1970 (the ledger refuses those, and one bad line must not fail every hook): then now. */
+static int message_record(const rp_transcript_message *m, const rp_pricing *pricing,
+                          const char *session_id, const char *user, const char *parent,
+                          const char *root, int64_t now_us, rp_usage_record *rec)
+{
+    memset(rec, 0, sizeof *rec);
+    char why[256];
+    if (rp_usage_read(m->usage, m->model, pricing, true, rec, why, sizeof why) != 0) {
+        return -1; /* transcript.c checked the counts already */
+    }
+    rec->time_us = m->time_us > 0 && m->time_us <= now_us ? m->time_us : now_us;
+    rec->session_id = session_id;
+    rec->user_id = user;
+    rec->parent_session_id = parent;
+    rec->root_session_id = root;
+    rec->model = m->model;
+    rec->record_id = m->id;
+    return 0;
+}
+
+/* Records the parsed messages and the new offset in one transaction. */
+static int record_chunk(rp_store *store, const rp_pricing *pricing, const char *session_id,
+                        const char *user, const char *parent, const char *root, const char *path,
+                        const rp_transcript_chunk *c, int64_t old_offset, int64_t new_offset,
+                        rp_transcript_stats *stats, char *err, size_t err_size)
+{
+    if (rp_store_begin(store) != 0) {
+        snprintf(err, err_size, "%s", rp_store_error(store));
+        return -1;
+    }
+    rp_transcript_stats t = *stats;
+    int64_t now_us = rp_now_us();
+    for (size_t i = 0; i < c->n_messages; i++) {
+        rp_usage_record rec;
+        if (message_record(&c->messages[i], pricing, session_id, user, parent, root, now_us,
+                           &rec) != 0) {
+            t.skipped_lines++;
+            continue;
+        }
+        bool duplicate = false;
+        if (rp_store_record_usage(store, &rec, &duplicate) != 0) {
+            goto fail;
+        }
+        if (duplicate) {
+            t.duplicates++;
+            continue;
+        }
+        t.recorded++;
+        if (rec.priced) {
+            t.cost_nusd += rec.cost_nusd;
+        } else {
+            t.unpriced++;
+        }
+    }
+    if (new_offset != old_offset &&
+        rp_store_set_transcript_offset(store, session_id, path, new_offset) != 0) {
+        goto fail;
+    }
+    if (rp_store_commit(store) != 0) {
+        goto fail;
+    }
+    *stats = t;
+    return 0;
+
+fail:
+    snprintf(err, err_size, "%s", rp_store_error(store));
+    rp_store_rollback(store);
+    return -1;
+}
+
+int rp_hook_record_transcript(rp_store *store, const rp_pricing *pricing, const char *session_id,
+                              const char *user, const char *parent_session_id,
+                              const char *root_session_id, const char *path, bool final,
+                              rp_transcript_stats *stats, char *err, size_t err_size)
+{
+    rp_transcript_stats local;
+    if (stats == NULL) {
+        stats = &local;
+    }
+    memset(stats, 0, sizeof *stats);
+    if (err_size > 0) {
+        err[0] = '\0';
+    }
+    if (store == NULL || session_id == NULL || session_id[0] == '\0') {
+        snprintf(err, err_size, "transcript: no store or no session id");
+        return -1;
+    }
+    if (path == NULL || path[0] == '\0') {
+        return 0;
+    }
+    int64_t stored = 0;
+    if (rp_store_get_transcript_offset(store, session_id, path, &stored) != 0) {
+        snprintf(err, err_size, "%s", rp_store_error(store));
+        return -1;
+    }
+    int64_t offset = stored;
+    char *data = NULL;
+    size_t len = 0;
+    bool at_eof = true;
+    int rc = read_new_bytes(path, &offset, &data, &len, &at_eof, err, err_size);
+    if (rc != 0) {
+        return rc > 0 ? 0 : -1;
+    }
+    if (data == NULL && offset == stored) {
+        return 0; /* nothing new */
+    }
+    rp_arena a = {0};
+    rp_transcript_chunk chunk;
+    /* Only at the end of the file can the last message be complete. */
+    rp_transcript_parse(&a, data, len, final && at_eof, &chunk);
+    stats->skipped_lines = chunk.malformed + chunk.oversized;
+    rc = record_chunk(store, pricing, session_id, user, parent_session_id, root_session_id, path,
+                      &chunk, stored, offset + (int64_t)chunk.consumed, stats, err, err_size);
+    if (rc != 0) {
+        memset(stats, 0, sizeof *stats); /* rolled back: nothing was recorded */
+    }
+    rp_arena_free(&a);
+    free(data);
+    return rc;
+}
