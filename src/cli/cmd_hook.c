@@ -24,9 +24,11 @@
 
 #include "cli/cli.h"
 #include "cli/hook_deadline.h"
+#include "cli/hook_spend.h"
 #include "core/buf.h"
 #include "core/clock.h"
 #include "core/json.h"
+#include "engine/pricing.h"
 #include "engine/session.h"
 #include "hosts/host.h"
 
@@ -47,9 +49,6 @@ static const char hook_usage[] =
     "blocked by an error. RAMPART_NOW (RFC 3339) fixes the clock.\n";
 
 #define HOOK_MAX_INPUT (64u << 20) /* a hook payload is KBs; a runaway one must not eat memory */
-#define PROMPT_APPROVAL_HINT                                                                       \
-    " To approve, send the same prompt again within 10 minutes, or run `rampart approve`."
-
 typedef struct hook_options {
     const rp_host_adapter *host;
     rp_config_file *configs;
@@ -227,6 +226,47 @@ static bool hook_trusted(void *self, const char *dir)
     return r->store ? rp_store_is_trusted(r->store, dir) : rp_cli_probe_trusted(&r->probe, dir);
 }
 
+/* Claude Code and Codex put no cost in hook input: before the budgets are evaluated, the new
+ * part of the session transcript goes into the ledger. A problem there is logged, never fatal:
+ * the decision must not wait on the transcript, and spend that cannot be read cannot be
+ * invented either. */
+static void record_transcript(hook_run *r)
+{
+    const rp_hook_call *call = &r->call;
+    if (r->store == NULL || call->transcript_path == NULL || call->transcript_path[0] == '\0')
+        return;
+    if (call->phase != RP_HOOK_PROMPT && call->phase != RP_HOOK_POST_TOOL &&
+        call->phase != RP_HOOK_STOP)
+        return;
+    char err[512] = "";
+    rp_pricing *pricing = rp_pricing_build(&r->arena, r->cfg->pricing, err, sizeof err);
+    if (pricing == NULL) {
+        fprintf(stderr, "rampart hook: the price table cannot be built: %s\n", err);
+        return;
+    }
+    const rp_json *ctx = rp_json_get(&call->event, "context");
+    if (rp_hook_record_transcript(r->store, pricing, call->session_id, rp_json_get_str(ctx, "user"),
+                                  rp_json_get_str(ctx, "parent_session_id"),
+                                  rp_json_get_str(ctx, "root_session_id"), call->transcript_path,
+                                  call->phase == RP_HOOK_STOP, NULL, err, sizeof err) != 0)
+        fprintf(stderr, "rampart hook: spend from %s not recorded: %s\n", call->transcript_path,
+                err);
+}
+
+/* The reason of a prompt ASK on a host that can only block, with how to approve it: the
+ * session parks the ASK under the prompt's key (context.tool_use_id), and either way of
+ * approving applies its withheld updates. */
+static const char *approval_hint(hook_run *r, const char *reason)
+{
+    const char *key = rp_json_get_str(rp_json_get(&r->call.event, "context"), "tool_use_id");
+    if (key == NULL || r->store == NULL)
+        return reason;
+    return rp_arena_sprintf(&r->arena,
+                            "%s To approve, send the same prompt again within %d minutes, or run "
+                            "`rampart approve %s %s`.",
+                            reason, RP_SESSION_RESEND_APPROVAL_S / 60, r->call.session_id, key);
+}
+
 /* Everything after a successful parse: spend, evaluation, the answer. */
 static void decide(hook_run *r)
 {
@@ -248,6 +288,7 @@ static void decide(hook_run *r)
                                              err[0] ? err : "unknown error");
     }
 
+    record_transcript(r);
     if (r->store && call->usage && !rp_json_get(&call->event, "data"))
         rp_json_object_set(&r->arena, &call->event, "data", *call->usage);
 
@@ -286,7 +327,7 @@ static void decide(hook_run *r)
 
     /* A prompt ASK on a host that can only block: say how to approve it. */
     if (v.result == RP_ASK && call->phase == RP_HOOK_PROMPT && !call->can_ask && !v.internal_error)
-        v.reason = rp_arena_sprintf(&r->arena, "%s%s", v.reason, PROMPT_APPROVAL_HINT);
+        v.reason = approval_hint(r, v.reason);
     if (v.internal_error && !rp_hook_phase_protects(call->phase) && v.reason)
         fprintf(stderr, "rampart hook: %s\n", v.reason);
     render(host, call, &v, r->settings, &r->arena, &r->answer);

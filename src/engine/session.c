@@ -128,6 +128,29 @@ static int apply_approved_pending(const rp_config *cfg, rp_cost_ctx *cost,
     return 0;
 }
 
+/* A prompt that asked (parked under its key) and is sent again within
+ * RP_SESSION_RESEND_APPROVAL_S is the person's approval: hosts that can only block a prompt
+ * (Claude Code's UserPromptSubmit) tell the user so. An older entry is dropped; the prompt then
+ * asks afresh. */
+static int resend_approves(const rp_session_opts *opts, const char *sid, const rp_event *ev,
+                           rp_eval_ctx *ctx, bool *resent, char *err, size_t err_size)
+{
+    *resent = false;
+    if (ev->type != RP_EV_REQUEST || ev->tool_use_id == NULL || ev->tool_use_id[0] == '\0' ||
+        opts->on_ask != RP_ON_ASK_REPORT)
+        return 0;
+    rp_json *pending = NULL;
+    int64_t at = 0;
+    if (rp_store_take_pending_at(opts->store, sid, ev->tool_use_id, ctx->arena, &pending, &at) !=
+        0) {
+        snprintf(err, err_size, "%s", rp_store_error(opts->store));
+        return -1;
+    }
+    *resent = pending != NULL && ctx->now_us - at <= RP_SESSION_RESEND_APPROVAL_S * 1000000LL &&
+              ctx->now_us >= at;
+    return 0;
+}
+
 static void audit(rp_store *store, const char *sid, const rp_event *ev, const rp_decision *d,
                   int64_t now_us)
 {
@@ -178,6 +201,15 @@ static rp_session_status eval_stateful(const rp_config *cfg, const rp_session_op
         goto store_failed_rollback;
     if (apply_approved_pending(cfg, &cost, opts, sid, ev, ctx, &state, err, err_size) != 0)
         goto store_failed_rollback;
+    rp_session_opts resend_opts;
+    bool resent = false;
+    if (resend_approves(opts, sid, ev, ctx, &resent, err, err_size) != 0)
+        goto store_failed_rollback;
+    if (resent) {
+        resend_opts = *opts;
+        resend_opts.on_ask = RP_ON_ASK_APPROVE;
+        opts = &resend_opts;
+    }
 
     if (cost.deny_reason != NULL)
         deny_early(&d, cost.deny_reason);
@@ -190,12 +222,16 @@ static rp_session_status eval_stateful(const rp_config *cfg, const rp_session_op
         if (opts->on_ask == RP_ON_ASK_APPROVE) {
             to_save = d.approved_state;
         } else if (opts->on_ask == RP_ON_ASK_REPORT &&
-                   (d.n_withheld > 0 || cost.has_dispatch_budget) && ev->type == RP_EV_TOOL_CALL &&
+                   ((ev->type == RP_EV_TOOL_CALL &&
+                     (d.n_withheld > 0 || cost.has_dispatch_budget)) ||
+                    ev->type == RP_EV_REQUEST) &&
                    ev->tool_use_id != NULL && ev->tool_use_id[0] != '\0') {
             /* Parked only where an answer can be recognised later: a tool call with the host's
-             * id, whose tool_result then shows it was approved. Elsewhere nothing would ever
-             * claim the entry; a declined or unanswerable ASK leaves no trace, as in the
-             * reference. */
+             * id, whose tool_result then shows it was approved, or a prompt with its key (even
+             * an ASK that withholds nothing: its resend is the approval), sent again
+             * (resend_approves) or approved with `rampart approve`. Elsewhere nothing
+             * would ever claim the entry; a declined or unanswerable ASK leaves no trace, as in
+             * the reference. */
             rp_json updates = updates_to_json(a, d.withheld, d.n_withheld);
             rp_cost_annotate_pending(&cost, &updates, a);
             rp_json askers = rp_json_make_array();
@@ -218,6 +254,14 @@ static rp_session_status eval_stateful(const rp_config *cfg, const rp_session_op
     if (rp_store_commit(store) != 0)
         goto store_failed_rollback;
 
+    if (resent && d.result == RP_ASK) {
+        /* The person approved by sending the prompt again: the answer is the approval. */
+        d.result = RP_ALLOW;
+        d.reason = NULL;
+        d.n_policies = 0;
+        d.apply = d.withheld;
+        d.n_apply = d.n_withheld;
+    }
     rp_decision_write_json(out, &d);
     return RP_SESSION_OK;
 
@@ -286,4 +330,96 @@ rp_session_status rp_session_eval(const rp_config *cfg, const rp_session_opts *o
     if (!opts->arena)
         rp_arena_free(&own);
     return status;
+}
+
+/* The stored form of withheld updates back into rp_state_update (unknown actions skipped). */
+static size_t updates_from_json(rp_arena *a, const rp_json *list, rp_state_update **out)
+{
+    size_t n = 0;
+    *out = NULL;
+    if (!rp_json_is_array(list) || list->len == 0)
+        return 0;
+    *out = rp_arena_calloc(a, list->len * sizeof **out);
+    for (uint32_t i = 0; i < list->len; i++) {
+        const rp_json *u = &list->v.items[i];
+        const char *key = rp_json_get_str(u, "key");
+        const char *action = rp_json_get_str(u, "action");
+        const rp_json *value = rp_json_get(u, "value");
+        if (key == NULL || action == NULL)
+            continue;
+        rp_update_action act;
+        if (strcmp(action, "set") == 0)
+            act = RP_UPDATE_SET;
+        else if (strcmp(action, "increment") == 0)
+            act = RP_UPDATE_INCREMENT;
+        else if (strcmp(action, "append") == 0)
+            act = RP_UPDATE_APPEND;
+        else if (strcmp(action, "delete") == 0)
+            act = RP_UPDATE_DELETE;
+        else
+            continue;
+        (*out)[n++] = (rp_state_update){.key = key,
+                                        .action = act,
+                                        .value = value ? *value : rp_json_make_null(),
+                                        .policy = rp_json_get_str(u, "policy")};
+    }
+    return n;
+}
+
+int rp_session_approve(const rp_session_opts *opts, const char *session_id, const char *ask_key,
+                       char *err, size_t err_size)
+{
+    rp_store *store = opts->store;
+    rp_arena a = {0};
+    rp_arena_init(&a, 16 * 1024);
+    rp_eval_ctx ctx;
+    memset(&ctx, 0, sizeof ctx);
+    ctx.arena = &a;
+    ctx.now_us = rp_now_us();
+    int rc = -1;
+    rp_json *pending = NULL, *state = NULL;
+    err[0] = '\0';
+    if (rp_store_begin(store) != 0)
+        goto fail;
+    if (rp_store_take_pending(store, session_id, ask_key, &a, &pending) != 0)
+        goto fail_rollback;
+    if (pending == NULL) {
+        rp_store_rollback(store);
+        rc = 0;
+        goto done;
+    }
+    if (rp_store_load_state(store, session_id, &a, &state) != 0)
+        goto fail_rollback;
+    rp_json *after = rp_json_new(&a, rp_json_clone(&a, state));
+    rp_state_update *updates;
+    size_t n = updates_from_json(&a, pending, &updates);
+    if (rp_state_apply(&a, after, updates, n, err, err_size) != 0)
+        goto fail_rollback;
+    /* The cost approvals the ASK withheld are settled as for an approved tool call. */
+    rp_json req = rp_json_make_object();
+    rp_json_object_set(&a, &req, "type", rp_json_make_string_ref("request"));
+    rp_event req_ev;
+    rp_event_from_json(&req, &req_ev);
+    if (rp_cost_settle_approval(opts, session_id, pending, state, after, &req_ev, &ctx, err,
+                                err_size) != 0)
+        goto fail_rollback;
+    if (rp_store_save_state(store, session_id, after) != 0)
+        goto fail_rollback;
+    /* The person still has to send the prompt again; with nothing left to withhold, that resend
+     * is let through as the approval (within the usual window). */
+    rp_json none = rp_json_make_array();
+    if (rp_store_put_pending(store, session_id, ask_key, &none, &none, ctx.now_us) != 0 ||
+        rp_store_commit(store) != 0)
+        goto fail_rollback;
+    rc = 1;
+    goto done;
+
+fail_rollback:
+    rp_store_rollback(store);
+fail:
+    if (err[0] == '\0')
+        snprintf(err, err_size, "%s", rp_store_error(store));
+done:
+    rp_arena_free(&a);
+    return rc;
 }

@@ -45,11 +45,21 @@ typedef enum rp_session_status {
     RP_SESSION_STORE_ERROR = 2 /* the store failed: the decision is the config's on_error */
 } rp_session_status;
 
+/* A prompt that asked, sent again within this many seconds, is approved (see session.c). */
+#define RP_SESSION_RESEND_APPROVAL_S 600
+
 /* Evaluates one event (JSON text) and appends the decision JSON (one line, no newline) to out.
  * On BAD_EVENT nothing is appended. On STORE_ERROR a fail-closed decision per cfg->on_error is
  * appended. */
 rp_session_status rp_session_eval(const rp_config *cfg, const rp_session_opts *opts,
                                   const char *event_json, size_t len, rp_buf *out, char *err,
                                   size_t err_size);
+
+/* Approves a parked ASK (session_id, ask_key) as a person would (`rampart approve`): its withheld
+ * updates are applied to the session's state now, its cost approvals settled as for an approved
+ * tool call, and the entry removed. Returns 1 approved, 0 no such entry, -1 with err on a store
+ * error. */
+int rp_session_approve(const rp_session_opts *opts, const char *session_id, const char *ask_key,
+                       char *err, size_t err_size);
 
 #endif
