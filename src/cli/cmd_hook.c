@@ -226,14 +226,16 @@ static bool hook_trusted(void *self, const char *dir)
     return r->store ? rp_store_is_trusted(r->store, dir) : rp_cli_probe_trusted(&r->probe, dir);
 }
 
-/* Claude Code and Codex put no cost in hook input: before the budgets are evaluated, the new
- * part of the session transcript goes into the ledger. A problem there is logged, never fatal:
+/* Claude Code puts no cost in hook input: before the budgets are evaluated, the new part of
+ * the session transcript goes into the ledger. (Codex's rollout files have another format,
+ * which src/hosts/transcript.c does not read; its transcript_path is ignored.) A problem there is logged, never fatal:
  * the decision must not wait on the transcript, and spend that cannot be read cannot be
  * invented either. */
 static void record_transcript(hook_run *r)
 {
     const rp_hook_call *call = &r->call;
-    if (r->store == NULL || call->transcript_path == NULL || call->transcript_path[0] == '\0')
+    if (r->store == NULL || call->transcript_path == NULL || call->transcript_path[0] == '\0' ||
+        strcmp(r->o.host->name, "claude-code") != 0)
         return;
     if (call->phase != RP_HOOK_PROMPT && call->phase != RP_HOOK_POST_TOOL &&
         call->phase != RP_HOOK_STOP)
