@@ -1,0 +1,360 @@
+/* claude_shape.c — the Claude-shaped hook payload (Claude Code, Codex) and the answers and
+ * readers the Claude Code, Codex and Cursor adapters share (claude_shape.h).
+ *
+ * Every field the payload names is type-checked: a field of the wrong type is an error, never
+ * a silently missing value, because a policy that sees no command or no path allows. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "core/sha256.h"
+#include "hosts/claude_shape.h"
+
+static int fail(char *err, size_t err_size, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static int fail(char *err, size_t err_size, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, err_size, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+int rp_shape_opt_str(const rp_json *obj, const char *key, const char **out, char *err,
+                     size_t err_size)
+{
+    const rp_json *v = rp_json_get(obj, key);
+    *out = NULL;
+    if (v == NULL || v->type == RP_JSON_NULL)
+        return 0;
+    if (v->type != RP_JSON_STRING)
+        return fail(err, err_size, "%s must be a string, not %s", key, rp_json_type_name(v->type));
+    if (v->len > 0)
+        *out = v->v.s;
+    return 0;
+}
+
+const char *rp_shape_prompt_key(rp_arena *a, const char *prompt)
+{
+    char hex[65];
+    rp_sha256_hex(prompt, strlen(prompt), hex);
+    hex[32] = '\0';
+    return rp_arena_sprintf(a, "prompt:%s", hex);
+}
+
+/* ---- parse ---- */
+
+/* The phase of a Claude Code or Codex event name. Codex fires fewer events (A.2.1); the rest
+ * of its schema (PermissionRequest, PreCompact, ...) decides nothing rampart evaluates. */
+static rp_hook_phase event_phase(const char *name, rp_claude_dialect d)
+{
+    static const struct {
+        const char *name;
+        rp_hook_phase phase;
+        bool codex;
+    } events[] = {
+        {"PreToolUse", RP_HOOK_PRE_TOOL, true},
+        {"PostToolUse", RP_HOOK_POST_TOOL, true},
+        {"PostToolUseFailure", RP_HOOK_POST_TOOL, false},
+        {"UserPromptSubmit", RP_HOOK_PROMPT, true},
+        {"SessionStart", RP_HOOK_SESSION_START, true},
+        {"SessionEnd", RP_HOOK_SESSION_END, false},
+        {"Stop", RP_HOOK_STOP, true},
+        {"SubagentStop", RP_HOOK_STOP, true},
+    };
+    for (size_t i = 0; i < sizeof events / sizeof events[0]; i++)
+        if (strcmp(events[i].name, name) == 0)
+            return d == RP_DIALECT_CODEX && !events[i].codex ? RP_HOOK_IGNORED : events[i].phase;
+    return RP_HOOK_IGNORED;
+}
+
+/* Appends path to the array unless it is already there. */
+static void add_path(rp_arena *a, rp_json *paths, const char *s, size_t n)
+{
+    while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\r'))
+        n--;
+    while (n > 0 && (*s == ' ' || *s == '\t')) {
+        s++;
+        n--;
+    }
+    if (n == 0)
+        return;
+    for (uint32_t i = 0; i < paths->len; i++)
+        if (paths->v.items[i].len == n && memcmp(paths->v.items[i].v.s, s, n) == 0)
+            return;
+    rp_json_array_push(a, paths, rp_json_make_stringn(a, s, n));
+}
+
+/* The files an apply_patch body touches, from its `*** Update File: P`, `*** Add File: P`,
+ * `*** Delete File: P` and `*** Move to: P` header lines, in order, without duplicates. */
+static rp_json patch_paths(rp_arena *a, const char *patch)
+{
+    static const char *const headers[] = {
+        "*** Update File:", "*** Add File:", "*** Delete File:", "*** Move to:"};
+    rp_json paths = rp_json_make_array();
+    for (const char *line = patch; line && *line;) {
+        const char *end = strchr(line, '\n');
+        size_t len = end ? (size_t)(end - line) : strlen(line);
+        for (size_t h = 0; h < sizeof headers / sizeof headers[0]; h++) {
+            size_t hl = strlen(headers[h]);
+            if (len >= hl && memcmp(line, headers[h], hl) == 0) {
+                add_path(a, &paths, line + hl, len - hl);
+                break;
+            }
+        }
+        line = end ? end + 1 : NULL;
+    }
+    return paths;
+}
+
+/* Codex's apply_patch arguments: the input as sent plus `paths` (every file of the patch) and
+ * `file_path` (the first), so path policies see the files a patch writes. */
+static const rp_json *apply_patch_args(rp_arena *a, const rp_json *input)
+{
+    const char *patch = rp_json_get_str(input, "command");
+    if (patch == NULL)
+        return input;
+    rp_json args = rp_json_clone(a, input);
+    rp_json paths = patch_paths(a, patch);
+    if (paths.len > 0 && rp_json_get(&args, "file_path") == NULL)
+        rp_json_object_set(a, &args, "file_path", paths.v.items[0]);
+    if (rp_json_get(&args, "paths") == NULL)
+        rp_json_object_set(a, &args, "paths", paths);
+    return rp_json_new(a, args);
+}
+
+/* tool_name and tool_input of a tool event; both are required. */
+static int read_tool(const rp_json *payload, rp_hook_call *call, char *err, size_t err_size)
+{
+    if (rp_shape_opt_str(payload, "tool_name", &call->tool_name, err, err_size) != 0)
+        return -1;
+    if (call->tool_name == NULL)
+        return fail(err, err_size, "tool_name is missing");
+    const rp_json *input = rp_json_get(payload, "tool_input");
+    if (!rp_json_is_object(input))
+        return fail(err, err_size, "tool_input must be an object, not %s",
+                    input ? rp_json_type_name(input->type) : "missing");
+    call->tool_input = input;
+    return 0;
+}
+
+static int parse_pre_tool(rp_claude_dialect d, const rp_json *payload, const rp_hook_env *env,
+                          rp_arena *a, rp_hook_call *call, char *err, size_t err_size)
+{
+    if (read_tool(payload, call, err, err_size) != 0)
+        return -1;
+    call->can_ask = d == RP_DIALECT_CLAUDE; /* Codex treats "ask" as a hook failure (A.2.1) */
+    call->can_rewrite = true;
+    const char *tool = call->tool_name;
+    if (d == RP_DIALECT_CLAUDE && (strcmp(tool, "Agent") == 0 || strcmp(tool, "Task") == 0)) {
+        const char *subagent_type;
+        if (rp_shape_opt_str(call->tool_input, "subagent_type", &subagent_type, err, err_size) != 0)
+            return -1;
+        rp_hook_event_dispatch(a, &call->event, env, tool, subagent_type, call->tool_input);
+    } else if (d == RP_DIALECT_CODEX && strcmp(tool, "apply_patch") == 0) {
+        rp_hook_event_tool_call(a, &call->event, tool, apply_patch_args(a, call->tool_input));
+    } else {
+        rp_hook_event_tool_call(a, &call->event, tool, call->tool_input);
+    }
+    return 0;
+}
+
+static int parse_post_tool(rp_claude_dialect d, const rp_json *payload, rp_arena *a,
+                           rp_hook_call *call, char *err, size_t err_size)
+{
+    if (read_tool(payload, call, err, err_size) != 0)
+        return -1;
+    const rp_json *args = call->tool_input;
+    if (d == RP_DIALECT_CODEX && strcmp(call->tool_name, "apply_patch") == 0)
+        args = apply_patch_args(a, args);
+    rp_json result;
+    if (strcmp(call->host_event, "PostToolUseFailure") == 0) {
+        const char *error;
+        if (rp_shape_opt_str(payload, "error", &error, err, err_size) != 0)
+            return -1;
+        if (error == NULL)
+            return fail(err, err_size, "error is missing");
+        result = rp_json_make_string_ref(rp_arena_sprintf(a, "Error: %s", error));
+    } else {
+        const rp_json *response = rp_json_get(payload, "tool_response");
+        if (response == NULL)
+            return fail(err, err_size, "tool_response is missing");
+        result = *response;
+    }
+    rp_hook_event_tool_result(a, &call->event, call->tool_name, args, result);
+    return 0;
+}
+
+static int parse_prompt(const rp_json *payload, rp_arena *a, rp_hook_call *call, char *err,
+                        size_t err_size)
+{
+    const rp_json *prompt = rp_json_get(payload, "prompt");
+    if (prompt == NULL || prompt->type == RP_JSON_NULL)
+        return fail(err, err_size, "prompt is missing");
+    if (prompt->type != RP_JSON_STRING)
+        return fail(err, err_size, "prompt must be a string, not %s",
+                    rp_json_type_name(prompt->type));
+    rp_hook_event_request(a, &call->event, prompt->v.s);
+    return 0;
+}
+
+static const char *event_type(rp_hook_phase p)
+{
+    switch (p) {
+    case RP_HOOK_PRE_TOOL:
+        return "tool_call";
+    case RP_HOOK_POST_TOOL:
+        return "tool_result";
+    case RP_HOOK_PROMPT:
+        return "request";
+    case RP_HOOK_SESSION_START:
+        return "session_start";
+    case RP_HOOK_SESSION_END:
+        return "session_end";
+    default:
+        return "stop";
+    }
+}
+
+int rp_claude_shape_parse(const rp_host_adapter *host, rp_claude_dialect dialect,
+                          const rp_json *payload, const rp_hook_env *env, rp_arena *a,
+                          rp_hook_call *call, char *err, size_t err_size)
+{
+    memset(call, 0, sizeof *call);
+    call->phase = RP_HOOK_PRE_TOOL; /* until the event name says otherwise: the form that blocks */
+    if (!rp_json_is_object(payload))
+        return fail(err, err_size, "the hook input must be a JSON object, not %s",
+                    payload ? rp_json_type_name(payload->type) : "nothing");
+    const char *name;
+    if (rp_shape_opt_str(payload, "hook_event_name", &name, err, err_size) != 0)
+        return -1;
+    if (name == NULL)
+        return fail(err, err_size, "hook_event_name is missing");
+    call->host_event = name;
+    call->phase = event_phase(name, dialect);
+
+    const char *sid;
+    int sid_ok = rp_shape_opt_str(payload, "session_id", &sid, err, err_size);
+    if (call->phase == RP_HOOK_IGNORED) {
+        call->session_id = sid_ok == 0 && sid ? sid : "";
+        return 0;
+    }
+    if (sid_ok != 0)
+        return -1;
+    if (sid == NULL)
+        return fail(err, err_size, "session_id is missing");
+
+    rp_hook_ctx_fields f = {0};
+    const char *agent_id, *prompt_id;
+    if (rp_shape_opt_str(payload, "agent_id", &agent_id, err, err_size) != 0 ||
+        rp_shape_opt_str(payload, "cwd", &f.cwd, err, err_size) != 0 ||
+        rp_shape_opt_str(payload, "permission_mode", &f.permission_mode, err, err_size) != 0 ||
+        rp_shape_opt_str(payload, "tool_use_id", &f.tool_use_id, err, err_size) != 0 ||
+        rp_shape_opt_str(payload, "model", &f.model, err, err_size) != 0 ||
+        rp_shape_opt_str(payload, "prompt_id", &prompt_id, err, err_size) != 0 ||
+        rp_shape_opt_str(payload, "transcript_path", &call->transcript_path, err, err_size) != 0)
+        return -1;
+    call->session_id = sid;
+    if (agent_id) {
+        /* A sub-agent's events belong to its own child session, whose lineage is the main
+         * session: the sub-agent budgets and spawn bounds key on that. */
+        call->session_id = rp_arena_sprintf(a, "%s/agent/%s", sid, agent_id);
+        f.parent_session_id = f.root_session_id = sid;
+    }
+    const rp_json *prompt = rp_json_get(payload, "prompt");
+    if (call->phase == RP_HOOK_PROMPT && rp_json_is_string(prompt))
+        f.tool_use_id = rp_shape_prompt_key(a, prompt->v.s);
+
+    call->event = rp_hook_event_new(a, host, env, event_type(call->phase), call->session_id, &f);
+    switch (call->phase) {
+    case RP_HOOK_PRE_TOOL:
+        return parse_pre_tool(dialect, payload, env, a, call, err, err_size);
+    case RP_HOOK_POST_TOOL:
+        return parse_post_tool(dialect, payload, a, call, err, err_size);
+    case RP_HOOK_PROMPT:
+        return parse_prompt(payload, a, call, err, err_size);
+    default:
+        /* Stop and session events carry no data; it is null, as in a PolicyEvent, so that a
+         * policy reading event.data sees a value rather than a missing key. */
+        rp_json_object_set(a, &call->event, "data", rp_json_make_null());
+        return 0;
+    }
+}
+
+/* ---- answers ---- */
+
+static void write_line(rp_buf *out, const rp_json *v)
+{
+    rp_json_write(out, v);
+    rp_buf_putc(out, '\n');
+}
+
+void rp_shape_write_decision(rp_buf *out, rp_arena *a, const char *event, const char *decision,
+                             const char *reason, const rp_json *updated)
+{
+    rp_json hso = rp_json_make_object();
+    rp_json_object_set(a, &hso, "hookEventName", rp_json_make_string_ref(event));
+    rp_json_object_set(a, &hso, "permissionDecision", rp_json_make_string_ref(decision));
+    if (reason && reason[0])
+        rp_json_object_set(a, &hso, "permissionDecisionReason", rp_json_make_string_ref(reason));
+    if (updated)
+        rp_json_object_set(a, &hso, "updatedInput", *updated);
+    rp_json top = rp_json_make_object();
+    rp_json_object_set(a, &top, "hookSpecificOutput", hso);
+    write_line(out, &top);
+}
+
+void rp_shape_write_block(rp_buf *out, rp_arena *a, const char *reason)
+{
+    rp_json top = rp_json_make_object();
+    rp_json_object_set(a, &top, "decision", rp_json_make_string_ref("block"));
+    rp_json_object_set(a, &top, "reason", rp_json_make_string_ref(reason ? reason : ""));
+    write_line(out, &top);
+}
+
+const char *rp_shape_rewrite_reason(rp_arena *a, const char *prefix, const char *reason)
+{
+    return rp_arena_sprintf(a, "%s: %s", prefix,
+                            reason && reason[0] ? reason : "a policy rewrote it");
+}
+
+/* The arguments object of an event data: data.arguments, or data.arguments.args for the
+ * dispatch shape (where the host's own tool input went). */
+static const rp_json *args_of(const rp_json *data, bool dispatch)
+{
+    const rp_json *args = rp_json_get(data, "arguments");
+    return dispatch ? rp_json_get(args, "args") : args;
+}
+
+const rp_json *rp_shape_updated_input(rp_arena *a, const rp_hook_call *call, const rp_json *data)
+{
+    if (!rp_json_is_object(call->tool_input))
+        return NULL;
+    const rp_json *old_data = rp_json_get(&call->event, "data");
+    const char *old_name = rp_json_get_str(old_data, "name");
+    bool dispatch = old_name && call->tool_name && strcmp(old_name, "sys_session_send") == 0 &&
+                    strcmp(call->tool_name, "sys_session_send") != 0;
+    const rp_json *old_args = args_of(old_data, dispatch);
+    const rp_json *new_args = args_of(data, dispatch);
+    if (!rp_json_is_object(new_args))
+        return NULL;
+    const rp_json *input = call->tool_input;
+    rp_json out = rp_json_make_object();
+    for (uint32_t i = 0; i < input->len; i++) {
+        const rp_json_member *m = &input->v.members[i];
+        const rp_json *nv = rp_json_get(new_args, m->key);
+        if (nv)
+            rp_json_object_set(a, &out, m->key, *nv);
+        else if (rp_json_get(old_args, m->key) == NULL)
+            rp_json_object_set(a, &out, m->key, m->value); /* never in the event: keep it */
+        /* else: a policy removed it, so it goes */
+    }
+    for (uint32_t i = 0; i < new_args->len; i++) {
+        const rp_json_member *m = &new_args->v.members[i];
+        if (rp_json_get(input, m->key) == NULL && rp_json_get(old_args, m->key) == NULL)
+            rp_json_object_set(a, &out, m->key, m->value); /* a policy added it */
+    }
+    return rp_json_new(a, out);
+}

@@ -1,0 +1,52 @@
+/* claude_shape.h — what the Claude Code, Codex and Cursor adapters share: the Claude-shaped
+ * hook payload (Codex's hooks copy it, agent-hosts.md A.2.1), the answers written in that
+ * shape, and the small readers every one of the three needs. Only these three adapters use it. */
+#ifndef RAMPART_HOSTS_CLAUDE_SHAPE_H
+#define RAMPART_HOSTS_CLAUDE_SHAPE_H
+
+#include "hosts/hook_event.h"
+#include "hosts/host.h"
+
+/* The dialect of a Claude-shaped payload. */
+typedef enum rp_claude_dialect {
+    RP_DIALECT_CLAUDE = 0, /* Claude Code */
+    RP_DIALECT_CODEX       /* Codex: fewer events, apply_patch, no ASK */
+} rp_claude_dialect;
+
+/* Parses a Claude Code or Codex payload (host.h's parse contract). */
+int rp_claude_shape_parse(const rp_host_adapter *host, rp_claude_dialect dialect,
+                          const rp_json *payload, const rp_hook_env *env, rp_arena *a,
+                          rp_hook_call *call, char *err, size_t err_size);
+
+/* ---- readers (shared with Cursor) ---- */
+
+/* *out = obj.key when it is a non-empty string, NULL when absent, null or "". Returns -1 with
+ * err set ("cwd must be a string") when it is anything else. */
+int rp_shape_opt_str(const rp_json *obj, const char *key, const char **out, char *err,
+                     size_t err_size);
+
+/* The ASK key of a prompt: "prompt:" + the first 32 hex digits of SHA-256 of its text. A host
+ * that can only block a prompt gets it approved by a resend of the same text. */
+const char *rp_shape_prompt_key(rp_arena *a, const char *prompt);
+
+/* ---- answers ---- */
+
+/* {"hookSpecificOutput":{"hookEventName":EVENT,"permissionDecision":DECISION,
+ * "permissionDecisionReason":REASON (when non-empty),"updatedInput":UPDATED (when not NULL)}}\n */
+void rp_shape_write_decision(rp_buf *out, rp_arena *a, const char *event, const char *decision,
+                             const char *reason, const rp_json *updated);
+
+/* {"decision":"block","reason":REASON}\n */
+void rp_shape_write_block(rp_buf *out, rp_arena *a, const char *reason);
+
+/* The whole new tool input for a rewrite `data` (the new event data) of `call`: each field of
+ * the host's tool_input replaced by its rewritten value, the fields rampart added to the
+ * event's arguments (apply_patch paths, the dispatch purpose) left out, fields a policy added
+ * kept, fields a policy removed dropped. NULL when the rewrite cannot be expressed (no tool
+ * input, rewritten arguments not an object). */
+const rp_json *rp_shape_updated_input(rp_arena *a, const rp_hook_call *call, const rp_json *data);
+
+/* "PREFIX: " + reason, or PREFIX + ": a policy rewrote it" without one. */
+const char *rp_shape_rewrite_reason(rp_arena *a, const char *prefix, const char *reason);
+
+#endif
