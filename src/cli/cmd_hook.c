@@ -228,9 +228,9 @@ static bool hook_trusted(void *self, const char *dir)
 
 /* Claude Code puts no cost in hook input: before the budgets are evaluated, the new part of
  * the session transcript goes into the ledger. (Codex's rollout files have another format,
- * which src/hosts/transcript.c does not read; its transcript_path is ignored.) A problem there is logged, never fatal:
- * the decision must not wait on the transcript, and spend that cannot be read cannot be
- * invented either. */
+ * which src/hosts/transcript.c does not read; its transcript_path is ignored.) A problem there is
+ * logged, never fatal: the decision must not wait on the transcript, and spend that cannot be read
+ * cannot be invented either. */
 static void record_transcript(hook_run *r)
 {
     const rp_hook_call *call = &r->call;
@@ -263,10 +263,13 @@ static const char *approval_hint(hook_run *r, const char *reason)
     const char *key = rp_json_get_str(rp_json_get(&r->call.event, "context"), "tool_use_id");
     if (key == NULL || r->store == NULL)
         return reason;
+    size_t n = strlen(reason);
+    bool stop = n > 0 && strchr(".!?", reason[n - 1]) != NULL;
     return rp_arena_sprintf(&r->arena,
-                            "%s To approve, send the same prompt again within %d minutes, or run "
-                            "`rampart approve %s %s`.",
-                            reason, RP_SESSION_RESEND_APPROVAL_S / 60, r->call.session_id, key);
+                            "%s%s To approve, send the same prompt again within %d minutes, or "
+                            "run `rampart approve %s %s`.",
+                            reason, stop ? "" : ".", RP_SESSION_RESEND_APPROVAL_S / 60,
+                            r->call.session_id, key);
 }
 
 /* Everything after a successful parse: spend, evaluation, the answer. */

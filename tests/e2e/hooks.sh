@@ -49,6 +49,25 @@ for host in claude-code codex cursor gemini pi opencode; do
     play "$host" "$DATA/$host"
 done
 
+# ---- rampart approve: the other way to approve a prompt ASK ----
+prompt='{"session_id":"ap-1","transcript_path":null,"cwd":"/tmp","permission_mode":"default","hook_event_name":"UserPromptSubmit","prompt":"deploy it ASKME"}'
+printf '%s' "$prompt" | "$BIN" hook claude-code -c "$CONFIG" --state-dir "$TMP/ap" >"$TMP/out" 2>"$TMP/err"
+approve_cmd=$(grep -o 'rampart approve [^`]*' "$TMP/out")
+if [ -n "$approve_cmd" ]; then
+    pass "prompt ASK names the approve command"
+    # shellcheck disable=SC2086
+    "$BIN" ${approve_cmd#rampart } --state-dir "$TMP/ap" >"$TMP/out" 2>"$TMP/err"
+    RC=$?
+    expect_rc "rampart approve" 0
+    printf '%s' "$prompt" | "$BIN" hook claude-code -c "$CONFIG" --state-dir "$TMP/ap" >"$TMP/out" 2>"$TMP/err"
+    if [ ! -s "$TMP/out" ]; then pass "after rampart approve the prompt goes through"; else fail "after rampart approve the prompt goes through" "$(cat "$TMP/out")"; fi
+    "$BIN" ${approve_cmd#rampart } --state-dir "$TMP/ap" >"$TMP/out" 2>"$TMP/err"
+    RC=$?
+    expect_rc "approving twice: nothing waits any more" 1
+else
+    fail "prompt ASK names the approve command" "$(cat "$TMP/out")"
+fi
+
 # ---- fail closed, host-independent ----
 
 pre='{"session_id":"s1","transcript_path":null,"cwd":"/tmp","permission_mode":"default","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls"},"tool_use_id":"toolu_fc"}'
