@@ -262,6 +262,12 @@ int rp_claude_shape_parse(const rp_host_adapter *host, rp_claude_dialect dialect
          * session: the sub-agent budgets and spawn bounds key on that. */
         call->session_id = rp_arena_sprintf(a, "%s/agent/%s", sid, agent_id);
         f.parent_session_id = f.root_session_id = sid;
+        /* Its spend is in its own transcript (given at SubagentStop), never in the main one:
+         * reading the main transcript under the child session would charge the main session's
+         * messages twice. */
+        if (rp_shape_opt_str(payload, "agent_transcript_path", &call->transcript_path, err,
+                             err_size) != 0)
+            return -1;
     }
     const rp_json *prompt = rp_json_get(payload, "prompt");
     if (call->phase == RP_HOOK_PROMPT && rp_json_is_string(prompt))
