@@ -1,31 +1,21 @@
-/* opencode.c — placeholder until the opencode adapter lands (issue 8). */
-#include <stdio.h>
+/* opencode.c — the opencode adapter (agent-hosts.md A.5). opencode's plugin
+ * (integrations/opencode/rampart.ts) spawns `rampart hook opencode` and speaks the protocol
+ * documented in pi.c, with opencode's tool names (bash, edit, write, read, grep, glob,
+ * webfetch) and its event names accepted beside the protocol's: tool.execute.before →
+ * tool_call, tool.execute.after → tool_result, chat.message → input, session.idle → turn_end.
+ * opencode's callID is the tool_call_id. */
+#include "hosts/pi_shape.h"
 
-#include "hosts/host.h"
+extern const rp_host_adapter rp_host_opencode;
 
 static int parse(const rp_json *payload, const rp_hook_env *env, rp_arena *a, rp_hook_call *call,
                  char *err, size_t err_size)
 {
-    (void)payload;
-    (void)env;
-    (void)a;
-    call->phase = RP_HOOK_PRE_TOOL;
-    snprintf(err, err_size, "the opencode adapter is not implemented yet");
-    return -1;
-}
-
-static void answer(const rp_hook_call *call, const rp_hook_verdict *v,
-                   const rp_host_settings *settings, rp_arena *a, rp_hook_answer *out)
-{
-    (void)call;
-    (void)settings;
-    (void)a;
-    rp_buf_printf(&out->err, "%s\n", v->reason ? v->reason : "");
-    out->exit_code = 2;
+    return rp_pi_shape_parse(&rp_host_opencode, true, payload, env, a, call, err, err_size);
 }
 
 const rp_host_adapter rp_host_opencode = {.name = "opencode",
                                           .harness = "opencode",
                                           .deadline_ms = 1000,
                                           .parse = parse,
-                                          .answer = answer};
+                                          .answer = rp_pi_shape_answer};
