@@ -71,3 +71,13 @@ add_test(NAME conformance.cel
          COMMAND ${RAMPART_PYTHON} ${CMAKE_SOURCE_DIR}/tests/conformance/run_cel.py
                  $<TARGET_FILE:cel_conformance> ${RAMPART_SHARED_DIR}/cel-spec-testdata)
 set_tests_properties(conformance.cel PROPERTIES TIMEOUT 300)
+
+# The Pi and opencode extensions against the real binary, with fake hosts (when node exists).
+find_program(RAMPART_NODE node)
+if(RAMPART_NODE)
+  add_test(NAME e2e.extensions
+           COMMAND ${RAMPART_NODE} ${CMAKE_SOURCE_DIR}/integrations/tests/extensions.mjs
+                   $<TARGET_FILE:rampart> ${CMAKE_SOURCE_DIR})
+  set_tests_properties(e2e.extensions PROPERTIES
+    ENVIRONMENT "XDG_CONFIG_HOME=${CMAKE_BINARY_DIR}/e2e-home/config;XDG_STATE_HOME=${CMAKE_BINARY_DIR}/e2e-home/state;XDG_CACHE_HOME=${CMAKE_BINARY_DIR}/e2e-home/cache")
+endif()

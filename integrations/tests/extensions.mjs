@@ -1,0 +1,107 @@
+// extensions.mjs — checks the Pi extension and the opencode plugin against the real binary:
+//   node integrations/tests/extensions.mjs RAMPART_BIN REPO_ROOT
+// It copies the two .ts files (written in the TypeScript that is also JavaScript) to a
+// temporary directory as .mjs, drives their handlers with fake Pi/opencode objects, and runs
+// four rounds: rampart answering (every verdict, a rewrite, usage), then rampart missing,
+// answering garbage and too slow (3 s), where tool calls and prompts must be blocked.
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { copyFileSync, mkdtempSync, writeFileSync, chmodSync, mkdirSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+const [bin, root] = process.argv.slice(2);
+const mode = process.argv[4] || "all";
+if (!bin || !root) {
+  console.error("usage: node extensions.mjs RAMPART_BIN REPO_ROOT");
+  process.exit(2);
+}
+if (mode === "all") {
+  // Each round in its own process: the extensions read RAMPART_BIN when they load.
+  const dir = mkdtempSync(join(tmpdir(), "rampart-ext-"));
+  mkdirSync(join(dir, "state"));
+  const script = (name, body) => {
+    const p = join(dir, name);
+    writeFileSync(p, "#!/bin/sh\n" + body + "\n");
+    chmodSync(p, 0o755);
+    return p;
+  };
+  const rounds = {
+    real: script("wrap.sh", `exec "${bin}" "$@" -c "${root}/tests/data/hosts/config.yaml" --state-dir "${dir}/state"`),
+    missing: join(dir, "no-such-rampart"),
+    garbage: script("garbage.sh", "echo not json"),
+    slow: script("slow.sh", "sleep 5"),
+  };
+  copyFileSync(join(root, "integrations/pi/rampart.ts"), join(dir, "pi.mjs"));
+  copyFileSync(join(root, "integrations/opencode/rampart.ts"), join(dir, "oc.mjs"));
+  copyFileSync(new URL(import.meta.url).pathname, join(dir, "run.mjs"));
+  let failed = 0;
+  for (const [round, rb] of Object.entries(rounds)) {
+    const r = spawnSync(process.execPath, [join(dir, "run.mjs"), bin, root, round], {
+      env: { ...process.env, RAMPART_BIN: rb }, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+    if (r.status === 0) console.log(`ok   - extensions: ${round}`);
+    else { failed++; console.log(`FAIL - extensions: ${round}\n${r.stdout}${r.stderr}`); }
+  }
+  process.exit(failed ? 1 : 0);
+}
+process.env.RAMPART_NOW = "2026-12-01T10:00:00Z";
+const pi = (await import("./pi.mjs")).default;
+const { RampartPlugin } = await import("./oc.mjs");
+const handlers = {};
+pi({ on: (n, f) => { handlers[n] = f; } });
+assert.deepEqual(Object.keys(handlers).sort(), ["input","message_end","session_shutdown","session_start","tool_call","tool_result","turn_end"]);
+const notes = [];
+const ctx = (confirm) => ({ cwd: "/w", hasUI: confirm !== undefined, sessionManager: { getSessionId: () => "js-s1" },
+  ui: { confirm: async () => confirm, notify: (m) => notes.push(m) } });
+const plugin = await RampartPlugin({ directory: "/w" });
+if (mode === "real") {
+  assert.equal(await handlers.tool_call({ toolName: "bash", toolCallId: "t1", input: { command: "ls" } }, ctx()), undefined);
+  assert.deepEqual(await handlers.tool_call({ toolName: "bash", toolCallId: "t2", input: { command: "echo DENYME" } }, ctx()),
+    { block: true, reason: "marker: DENYME seen in tool_call" });
+  assert.deepEqual(await handlers.tool_call({ toolName: "bash", toolCallId: "t3", input: { command: "echo ASKME" } }, ctx(false)),
+    { block: true, reason: "declined: markers: marker: ASKME seen in tool_call" });
+  assert.equal(await handlers.tool_call({ toolName: "bash", toolCallId: "t4", input: { command: "echo ASKME" } }, ctx(true)), undefined);
+  assert.deepEqual(await handlers.tool_call({ toolName: "bash", toolCallId: "t5", input: { command: "echo ASKME" } }, ctx()),
+    { block: true, reason: "markers: marker: ASKME seen in tool_call (rampart asks for approval, and there is no UI to ask in)" });
+  const ev = { toolName: "write", toolCallId: "t6", input: { path: "/w/.env", content: "K=AKIAIOSFODNN7EXAMPLF" } };
+  assert.equal(await handlers.tool_call(ev, ctx()), undefined);
+  assert.equal(ev.input.content, "K=[REDACTED:aws_access_key_id]");
+  assert.deepEqual(await handlers.tool_result({ toolName: "bash", toolCallId: "t1", input: { command: "ls" }, content: [{ type: "text", text: "DENYME" }], isError: false }, ctx()),
+    { content: [{ type: "text", text: "rampart withheld this output: marker: DENYME seen in tool_result" }], isError: true });
+  assert.equal(await handlers.tool_result({ toolName: "bash", toolCallId: "t1", input: { command: "ls" }, content: [{ type: "text", text: "ok" }] }, ctx()), undefined);
+  assert.deepEqual(await handlers.input({ text: "hello" }, ctx()), { action: "continue" });
+  assert.deepEqual(await handlers.input({ text: "DENYME" }, ctx()), { action: "handled" });
+  assert.equal(await handlers.message_end({ message: { role: "assistant", model: "claude-sonnet-4-5", responseId: "r1", usage: { input: 1, output: 2, cacheRead: 0, cacheWrite: 0, cost: { total: 0.5 } } } }, ctx()), undefined);
+  assert.equal(await handlers.turn_end({}, ctx()), undefined);
+  // opencode
+  const out = { args: { command: "ls" } };
+  await plugin["tool.execute.before"]({ tool: "bash", sessionID: "oc1", callID: "c1" }, out);
+  await assert.rejects(plugin["tool.execute.before"]({ tool: "bash", sessionID: "oc1", callID: "c2" }, { args: { command: "echo DENYME" } }), /^Error: marker: DENYME seen in tool_call$/);
+  await assert.rejects(plugin["tool.execute.before"]({ tool: "bash", sessionID: "oc1", callID: "c3" }, { args: { command: "echo ASKME" } }), /rampart asks for approval: markers: marker: ASKME/);
+  process.env.RAMPART_OPENCODE_ASK = "allow";
+  await plugin["tool.execute.before"]({ tool: "bash", sessionID: "oc1", callID: "c4" }, { args: { command: "echo ASKME" } });
+  delete process.env.RAMPART_OPENCODE_ASK;
+  const w = { args: { filePath: "/w/.env", content: "K=AKIAIOSFODNN7EXAMPLF" } };
+  await plugin["tool.execute.before"]({ tool: "write", sessionID: "oc1", callID: "c5" }, w);
+  assert.equal(w.args.content, "K=[REDACTED:aws_access_key_id]");
+  const res = { title: "", output: "DENYME here", metadata: {} };
+  await plugin["tool.execute.after"]({ tool: "bash", sessionID: "oc1", callID: "c1" }, res);
+  assert.equal(res.output, "rampart withheld this output: marker: DENYME seen in tool_result");
+  await plugin["chat.message"]({ sessionID: "oc1" }, { message: {}, parts: [{ type: "text", text: "hello" }] });
+  await assert.rejects(plugin["chat.message"]({ sessionID: "oc1" }, { parts: [{ type: "text", text: "DENYME" }] }), /marker: DENYME seen in request/);
+  await plugin.event({ event: { type: "session.idle", properties: { sessionID: "oc1" } } });
+  await plugin.event({ event: { type: "message.updated", properties: { info: { id: "msg1", sessionID: "oc1", role: "assistant", modelID: "claude-sonnet-4-5", cost: 0.01, time: { completed: 1 }, tokens: { input: 5, output: 6, reasoning: 1, cache: { read: 2, write: 0 } } } } } });
+  console.log("real ok");
+} else {
+  // rampart missing, answering garbage, or too slow: tool calls and prompts are blocked.
+  const want = { missing: /rampart could not be run/, garbage: /rampart's answer is not JSON/, slow: /did not answer within 3 s/ }[mode];
+  const r = await handlers.tool_call({ toolName: "bash", toolCallId: "t1", input: { command: "ls" } }, ctx());
+  assert.equal(r.block, true); assert.match(r.reason, want); assert.match(r.reason, /blocked to be safe$/);
+  assert.deepEqual(await handlers.input({ text: "hello" }, ctx()), { action: "handled" });
+  assert.equal(await handlers.turn_end({}, ctx()), undefined);
+  assert.equal(await handlers.tool_result({ toolName: "bash", toolCallId: "t1", input: {}, content: [] }, ctx()), undefined);
+  await assert.rejects(plugin["tool.execute.before"]({ tool: "bash", sessionID: "oc1", callID: "c1" }, { args: { command: "ls" } }), want);
+  await assert.rejects(plugin["chat.message"]({ sessionID: "oc1" }, { parts: [{ type: "text", text: "hi" }] }), want);
+  await plugin.event({ event: { type: "session.idle", properties: { sessionID: "oc1" } } });
+  console.log(mode, "ok");
+}
