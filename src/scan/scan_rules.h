@@ -5,10 +5,10 @@
  * every rule whose type is enabled into one database and scans the text once; each match END
  * offset is a trigger. The core then calls the rule's extractor with that end offset; the
  * extractor looks around it in job->text (backwards for the start, forwards for the true end of
- * the token), validates the candidate with src/scan/validate.c and reports each real finding
- * with rp_scan_emit. Expressions can therefore be loose: they only have to fire at least once
- * on or inside every real finding, and rarely elsewhere. No start-of-match tracking is asked of
- * vectorscan (it is what keeps the pass fast). */
+ * the token), validates the candidate with src/scan/validate.c or validate_secret.c and reports
+ * each real finding with rp_scan_emit. Expressions can therefore be loose: they only have to fire
+ * at least once on or inside every real finding, and rarely elsewhere. No start-of-match tracking
+ * is asked of vectorscan (it is what keeps the pass fast). */
 #ifndef RAMPART_SCAN_SCAN_RULES_H
 #define RAMPART_SCAN_SCAN_RULES_H
 

@@ -105,8 +105,10 @@ static bool type_on(const rp_scan_job *job, rp_scan_type t)
 typedef bool (*token_check)(const char *s, size_t n);
 
 /* The common case: a literal prefix of plen bytes ends at `end`; the body is a
- * run of `alphabet` (at most max bytes); trailing '-' and '.' (sentence
- * punctuation, a dash after the token) are not part of it. */
+ * run of `alphabet` (at most max bytes). Trailing '-' and '.' are sentence
+ * punctuation or a dash after the token, unless the alphabet has them and the
+ * whole run is valid: 1 in 64 Google keys ends in '-', and so do GitLab and
+ * OpenAI tokens; the validator's lengths tell the two apart. */
 static size_t prefixed(rp_scan_job *job, size_t end, size_t plen, char_class alphabet, size_t max,
                        token_check check, rp_scan_type type)
 {
@@ -121,8 +123,16 @@ static size_t prefixed(rp_scan_job *job, size_t end, size_t plen, char_class alp
         tok--;
     if (stop - end > max || glued_right(job, stop))
         return stop;
-    if (check(job->text + start, tok - start))
-        rp_scan_emit(job, type, start, tok, RP_MASK_SECRET);
+    /* the whole run, then without a final '.' ("...-." ends a sentence), then
+     * without any of the trailing '-' and '.' */
+    size_t dot = stop > tok && job->text[stop - 1] == '.' ? stop - 1 : stop;
+    size_t cand[3] = {stop, dot, tok};
+    for (size_t k = 0; k < 3; k++) {
+        if ((k == 0 || cand[k] < cand[k - 1]) && check(job->text + start, cand[k] - start)) {
+            rp_scan_emit(job, type, start, cand[k], RP_MASK_SECRET);
+            break;
+        }
+    }
     return stop;
 }
 
@@ -134,7 +144,9 @@ static bool aws_secret_at(const rp_scan_job *job, size_t start, size_t *stop)
     *stop = e;
     if (e - start != 40)
         return false;
-    if (start > 0 && (is_b64(job->text[start - 1]) || job->text[start - 1] == '_'))
+    /* the tail of a longer token is none: req-<40>, abc.<40> */
+    if (start > 0 && (is_b64(job->text[start - 1]) || job->text[start - 1] == '_' ||
+                      job->text[start - 1] == '-' || job->text[start - 1] == '.'))
         return false;
     if (e < job->len && (job->text[e] == '=' || job->text[e] == '_' || job->text[e] == '-'))
         return false;
@@ -143,12 +155,19 @@ static bool aws_secret_at(const rp_scan_job *job, size_t start, size_t *stop)
 
 /* An access key id is AWS context: a 40-character secret within a few lines of
  * it (CSV exports, `aws configure` transcripts, credentials files without
- * labels) is one. */
+ * labels) is one. The windows of neighbouring ids overlap: what an earlier id
+ * examined (job->examined) is not looked at again, or a list of key pairs would
+ * report every secret once per id around it and fill the findings cap with
+ * duplicates. */
 static void aws_secret_near(rp_scan_job *job, size_t start, size_t stop)
 {
+    size_t *seen = &job->examined[RP_SCAN_AWS_SECRET_ACCESS_KEY];
     size_t lo = start > 256 ? start - 256 : 0;
     size_t hi = job->len - stop > 256 ? stop + 256 : job->len;
-    for (size_t i = lo; i < hi;) {
+    if (lo < *seen)
+        lo = *seen;
+    size_t i = lo;
+    while (i < hi) {
         if (!is_b64(job->text[i]) || (i > 0 && is_b64(job->text[i - 1]))) {
             i++;
             continue;
@@ -158,6 +177,9 @@ static void aws_secret_near(rp_scan_job *job, size_t start, size_t stop)
             rp_scan_emit(job, RP_SCAN_AWS_SECRET_ACCESS_KEY, i, e, RP_MASK_SECRET);
         i = e > i ? e : i + 1;
     }
+    /* every run that starts before hi has been read to its end */
+    if (i > *seen)
+        *seen = i;
 }
 
 static size_t extract_aws_key_id(rp_scan_job *job, size_t end)
@@ -174,6 +196,47 @@ static size_t extract_aws_key_id(rp_scan_job *job, size_t end)
     return stop;
 }
 
+static bool ci_at(const char *s, const char *lower_word)
+{
+    for (size_t i = 0; lower_word[i] != 0; i++)
+        if (lower(s[i]) != lower_word[i])
+            return false;
+    return true;
+}
+
+/* Is an access key id (AKIA/ASIA + 16 [A-Z0-9]) within 256 bytes of [start, stop)? */
+static bool aws_key_id_near(const rp_scan_job *job, size_t start, size_t stop)
+{
+    size_t lo = start > 256 ? start - 256 : 0;
+    size_t hi = job->len - stop > 256 ? stop + 256 : job->len;
+    for (size_t i = lo; i + 20 <= hi; i++)
+        if (job->text[i] == 'A' && rp_scan_aws_access_key_id(job->text + i, 20))
+            return true;
+    return false;
+}
+
+/* The label that ends at `end` is AWS's: aws_secret..., secret_access_key, or a bare
+ * secret_key (Django's, Flask's, a JWT signing key) only with "aws" just before it
+ * (AWS_SECRET_KEY, aws.secret_key) or an access key id nearby. */
+static bool aws_label(const rp_scan_job *job, size_t end, size_t value, size_t stop)
+{
+    const char *t = job->text;
+    if (end < 9 || !ci_at(t + end - 3, "key"))
+        return true; /* aws[_ .-]?secret */
+    size_t k = end - 3;
+    if (k > 0 && (t[k - 1] == '_' || t[k - 1] == ' ' || t[k - 1] == '.' || t[k - 1] == '-'))
+        k--;
+    if (k >= 6 && ci_at(t + k - 6, "access"))
+        return true;    /* secret[_ .-]?access[_ .-]?key */
+    size_t sec = k - 6; /* the regex matched "secret" there */
+    if (sec > 0 &&
+        (t[sec - 1] == '_' || t[sec - 1] == ' ' || t[sec - 1] == '.' || t[sec - 1] == '-'))
+        sec--;
+    if (sec >= 3 && ci_at(t + sec - 3, "aws"))
+        return true;
+    return aws_key_id_near(job, value, stop);
+}
+
 /* After an AWS secret label (aws_secret_access_key, SecretAccessKey, "AWS
  * Secret Access Key"): separators, an optional "[None]"-style prompt default,
  * then the value. */
@@ -186,7 +249,7 @@ static size_t extract_aws_secret_label(rp_scan_job *job, size_t end)
         if (is_space(c) || c == '"' || c == '\'' || c == ':' || c == '=' || c == '>' || c == ',' ||
             c == '|') {
             i++;
-        } else if (c == '\\' && i + 1 < lim && strchr("nrt\"'", t[i + 1]) && t[i + 1] != 0) {
+        } else if (c == '\\' && i + 1 < lim && t[i + 1] != 0 && strchr("nrt\"'", t[i + 1])) {
             i += 2;
         } else if (c == '[') {
             const char *close = memchr(t + i, ']', lim - i);
@@ -200,7 +263,7 @@ static size_t extract_aws_secret_label(rp_scan_job *job, size_t end)
     if (i >= lim || i == end)
         return end;
     size_t stop;
-    if (aws_secret_at(job, i, &stop))
+    if (aws_secret_at(job, i, &stop) && aws_label(job, end, i, stop))
         rp_scan_emit(job, RP_SCAN_AWS_SECRET_ACCESS_KEY, i, stop, RP_MASK_SECRET);
     return end;
 }
@@ -215,17 +278,21 @@ static size_t extract_github_pat(rp_scan_job *job, size_t end)
     return prefixed(job, end, 11, is_word, 82, rp_scan_github_token, RP_SCAN_GITHUB_TOKEN);
 }
 
+static const char *const gitlab_prefixes[] = {"glpat-", "gldt-",   "glrt-",  "glptt-", "glft-",
+                                              "glimt-", "glsoat-", "glcbt-", "gloas-"};
+
 static size_t extract_gitlab(rp_scan_job *job, size_t end)
 {
-    /* the prefixes differ in length (glpat-, glrt-, gloas-): back over the
-     * letters to "gl" */
-    size_t start = end - 1;
-    while (start > 0 && end - start < 9 && is_lower(job->text[start - 1]))
-        start--;
-    if (job->text[start] != 'g' || job->text[start + 1] != 'l')
-        return end;
-    return prefixed(job, end, end - start, is_gitlab, 300, rp_scan_gitlab_token,
-                    RP_SCAN_GITLAB_TOKEN);
+    /* the prefixes differ in length (glrt-, glpat-, glsoat-): the one that ends
+     * at the trigger's end. Not a walk back over letters, which would take the
+     * 'n' of a "\n" or the 'd' of a "%3d" before the token for part of it. */
+    for (size_t i = 0; i < sizeof gitlab_prefixes / sizeof gitlab_prefixes[0]; i++) {
+        size_t plen = strlen(gitlab_prefixes[i]);
+        if (end >= plen && memcmp(job->text + end - plen, gitlab_prefixes[i], plen) == 0)
+            return prefixed(job, end, plen, is_gitlab, 300, rp_scan_gitlab_token,
+                            RP_SCAN_GITLAB_TOKEN);
+    }
+    return end;
 }
 
 static size_t extract_slack_token(rp_scan_job *job, size_t end)
@@ -364,10 +431,20 @@ static size_t extract_jwt(rp_scan_job *job, size_t end)
 {
     /* the trigger "eyJ<header>.eyJ" ends 3 bytes into the payload */
     const char *t = job->text;
-    size_t dot1 = end - 4, start = dot1;
-    while (start > 0 && dot1 - start < JWT_MAX && is_b64url(t[start - 1]))
-        start--;
-    if (dot1 - start < 4 || memcmp(t + start, "eyJ", 3) != 0 || glued_left(job, start, is_b64url))
+    size_t dot1 = end - 4, run = dot1;
+    while (run > 0 && dot1 - run < JWT_MAX && is_b64url(t[run - 1]))
+        run--;
+    /* the token starts at the leftmost "eyJ" of the run that is not glued to what
+     * precedes it: the run's start, or just after an escape the run took in
+     * ("\neyJ...", "%3DeyJ...") */
+    size_t start = dot1;
+    for (size_t p = run; p + 4 <= dot1; p++) {
+        if (memcmp(t + p, "eyJ", 3) == 0 && !glued_left(job, p, is_b64url)) {
+            start = p;
+            break;
+        }
+    }
+    if (start == dot1)
         return end;
     size_t dot2 = run_end(job, dot1 + 1, is_b64url, JWT_MAX);
     if (dot2 >= job->len || t[dot2] != '.')
@@ -402,7 +479,8 @@ static size_t extract_url_password(rp_scan_job *job, size_t end)
     if (auth < 3 || memcmp(t + auth - 3, "://", 3) != 0)
         return end;
     size_t scheme = auth - 3;
-    while (scheme > 0 && (is_alnum(t[scheme - 1]) || strchr("+.-", t[scheme - 1])))
+    while (scheme > 0 && (is_alnum(t[scheme - 1]) || t[scheme - 1] == '+' || t[scheme - 1] == '.' ||
+                          t[scheme - 1] == '-'))
         scheme--;
     if (auth - 3 - scheme < 2 || !is_lower(lower(t[scheme])))
         return end;
@@ -421,6 +499,15 @@ static size_t extract_url_password(rp_scan_job *job, size_t end)
     if (colon == NULL)
         return auth_end;
     size_t pw = (size_t)(colon - t) + 1;
+    /* postgres:postgres@, guest:guest@: a default of a local service, not a secret */
+    size_t user = (size_t)(colon - t) - auth;
+    if (user == last_at - pw) {
+        size_t k = 0;
+        while (k < user && lower(t[auth + k]) == lower(t[pw + k]))
+            k++;
+        if (k == user)
+            return auth_end;
+    }
     if (rp_scan_url_password_value(t + pw, last_at - pw))
         rp_scan_emit(job, RP_SCAN_URL_PASSWORD, pw, last_at, RP_MASK_SECRET);
     return auth_end;
@@ -434,14 +521,19 @@ static size_t extract_url_password(rp_scan_job *job, size_t end)
 static bool has_known_prefix(const char *s, size_t n)
 {
     static const char *const prefixes[] = {
-        "AKIA",        "ASIA",     "ghp_",     "gho_",     "ghu_",     "ghs_",     "ghr_",
-        "github_pat_", "glpat-",   "xoxb-",    "xoxp-",    "xoxa-",    "xoxs-",    "xoxr-",
-        "xoxo-",       "sk_live_", "sk_test_", "rk_live_", "rk_test_", "pk_live_", "pk_test_",
-        "AIza",        "sk-",      "npm_",     "eyJ",
+        "AKIA",        "ASIA",     "ghp_",  "gho_",     "ghu_",     "ghs_",     "ghr_",
+        "github_pat_", "xoxb-",    "xoxp-", "xoxa-",    "xoxs-",    "xoxr-",    "xoxo-",
+        "xoxe-",       "xoxe.",    "xapp-", "sk_live_", "sk_test_", "rk_live_", "rk_test_",
+        "pk_live_",    "pk_test_", "AIza",  "sk-",      "npm_",     "eyJ",
     };
     for (size_t i = 0; i < sizeof prefixes / sizeof prefixes[0]; i++) {
         size_t m = strlen(prefixes[i]);
         if (n >= m && memcmp(s, prefixes[i], m) == 0)
+            return true;
+    }
+    for (size_t i = 0; i < sizeof gitlab_prefixes / sizeof gitlab_prefixes[0]; i++) {
+        size_t m = strlen(gitlab_prefixes[i]);
+        if (n >= m && memcmp(s, gitlab_prefixes[i], m) == 0)
             return true;
     }
     return false;
@@ -469,41 +561,6 @@ static bool dotted_identifier(const char *s, size_t n)
 
 #define VALUE_MAX 1024
 
-/* Letters, '_' and '-' shaped like an identifier or words: SCREAMING_SNAKE, snake_case,
- * kebab-case, camelCase, PascalCase, with acronyms (RSAPrivateKey); a leading "--" (a flag).
- * Every capital that is followed by lower-case letters starts a hump of 2+ of them. Random
- * letters (KLpRwudnhccd, aBcDeFgH) have humps of 1 and are not. */
-static bool identifier_shaped(const char *s, size_t n)
-{
-    size_t i = 0;
-    while (i < n && s[i] == '-')
-        i++;
-    if (i == n)
-        return false;
-    while (i < n) {
-        char c = s[i];
-        if (c == '_' || c == '-') {
-            i++;
-        } else if (is_lower(c)) {
-            while (i < n && is_lower(s[i]))
-                i++;
-        } else if (is_upper(c)) {
-            size_t j = i;
-            while (j < n && is_upper(s[j]))
-                j++;
-            size_t k = j;
-            while (k < n && is_lower(s[k]))
-                k++;
-            if (k > j && k - j < 2)
-                return false; /* a capital then one lower-case letter: random, not a word */
-            i = k;
-        } else {
-            return false;
-        }
-    }
-    return true;
-}
-
 /* A path, a URL or a file name: /dev/urandom, ~/.ssh/id_rsa, ./key.pem, C:\keys,
  * https://host/..., quoted or not. */
 static bool path_or_url(const char *s, size_t n)
@@ -515,20 +572,48 @@ static bool path_or_url(const char *s, size_t n)
     return find(s, n, "://") != NULL;
 }
 
+static bool is_closer(char c)
+{
+    return c == ')' || c == ']' || c == '}' || c == '>';
+}
+
 /* An unquoted value that is code, not a literal: a call or index (os.getenv("X"),
- * os.environ["X"]), an attribute (self.password), an identifier (apiKeyValue), the next flag of
- * a command line (--inputbox). */
+ * os.environ["X"], Optional[str]), a literal or template that opens with a bracket ({...},
+ * <your-token>, ${X}), an attribute (self.password), an identifier (apiKeyValue), also as the
+ * last argument of a call or object (f(secret=hashedPw), {password: pw}), the next flag of a
+ * command line (--inputbox). Brackets inside a value are no sign of code: aZ9{kQ2!mX7}pL. */
 static bool looks_like_code(const char *s, size_t n)
 {
-    for (size_t i = 0; i < n; i++) {
-        char c = s[i];
-        if (c == '(' || c == ')' || c == '[' || c == ']' || c == '{' || c == '}' || c == '<' ||
-            c == '>')
-            return true;
-    }
+    char c0 = s[0];
+    if (c0 == '(' || c0 == '[' || c0 == '{' || c0 == '<' || c0 == '$' || is_closer(c0))
+        return true;
+    size_t k = 0;
+    while (k < n && (is_word(s[k]) || s[k] == '.' || s[k] == ':'))
+        k++;
+    if (k > 0 && k < n && (s[k] == '(' || s[k] == '[') && !is_digit(s[0]))
+        return true;
+    size_t e = n;
+    while (e > 0 && is_closer(s[e - 1]))
+        e--;
+    if (e < n && (rp_scan_identifier_shaped(s, e) || dotted_identifier(s, e)))
+        return true;
     if (n > 2 && is_lower(s[0]) && s[1] == ':' && dotted_identifier(s + 2, n - 2))
         return true; /* a Vim script scope: a:dict.istemp */
-    return s[0] == '-' || identifier_shaped(s, n) || dotted_identifier(s, n);
+    return (n >= 2 && s[0] == '-' && s[1] == '-') || rp_scan_identifier_shaped(s, n) ||
+           dotted_identifier(s, n);
+}
+
+/* Closing brackets at the end of an unquoted value that it did not open: the end of the call or
+ * object around the assignment, connect(password=Xk9mP2qL7vRw). */
+static size_t strip_closers(const char *s, size_t n)
+{
+    while (n > 0 && is_closer(s[n - 1])) {
+        char open = s[n - 1] == ')' ? '(' : s[n - 1] == ']' ? '[' : s[n - 1] == '}' ? '{' : '<';
+        if (memchr(s, open, n - 1) != NULL)
+            break;
+        n--;
+    }
+    return n;
 }
 
 /* Base64 of readable text with spaces ("not my real password", base64-encoded): an encoded
@@ -559,25 +644,99 @@ static bool base64_of_prose(const char *s, size_t n)
     return space;
 }
 
+/* Is the key segment s[0, n) (one word of a key name, any case) made only of the words
+ * below, with a pagination word among them: page, nextPageToken's "next", "pagetoken",
+ * "synctoken"? Whole words only, so NEXTAUTH, RSYNC and PAGERDUTY are not. */
+static bool harmless_segment(const char *s, size_t n)
+{
+    static const char *const words[] = {"page",   "next",   "cursor", "continuation", "sync",
+                                        "resume", "public", "token",  "key",          "id"};
+    bool harmless = false;
+    size_t i = 0;
+    while (i < n) {
+        size_t w = 0, m = 0;
+        for (; w < sizeof words / sizeof words[0]; w++) {
+            m = strlen(words[w]);
+            size_t k = 0;
+            while (k < m && i + k < n && lower(s[i + k]) == words[w][k])
+                k++;
+            if (k == m)
+                break;
+        }
+        if (w == sizeof words / sizeof words[0])
+            return false;
+        harmless |= w < 7; /* not token, key or id alone */
+        i += m;
+    }
+    return harmless;
+}
+
 /* Key names whose value is no generic secret: pagination cursors and the like are not
  * credentials, and an AWS secret label is the aws_secret_access_key rule's to decide (a
- * truncated or hex value under it is not a finding of either type). */
+ * truncated or hex value under it is not a finding of either type). The name is split into
+ * segments at '_', '-', '.' and camel humps (nextPageToken: next, Page, Token; APIKey: API, Key);
+ * the words must be whole segments, not parts of others (NEXTAUTH_SECRET, RSYNC_PASSWORD). */
 static bool harmless_key(const char *s, size_t n)
 {
-    static const char *const words[] = {"page",         "next",       "cursor",   "continuation",
-                                        "sync",         "resume",     "public",   "secret_access",
-                                        "secretaccess", "aws_secret", "awssecret"};
-    for (size_t w = 0; w < sizeof words / sizeof words[0]; w++) {
-        size_t m = strlen(words[w]);
-        for (size_t i = 0; i + m <= n; i++) {
-            size_t j = 0;
-            while (j < m && lower(s[i + j]) == words[w][j])
-                j++;
-            if (j == m)
-                return true;
+    size_t i = 0;
+    bool aws = false, secret = false;
+    while (i < n) {
+        while (i < n && !is_alnum(s[i]))
+            i++;
+        size_t st = i;
+        if (i < n && is_upper(s[i])) {
+            while (i < n && is_upper(s[i]))
+                i++;
+            if (i < n && is_lower(s[i]) && i - st > 1)
+                i--; /* APIKey: the last capital starts the next hump */
         }
+        while (i < n && (is_lower(s[i]) || is_digit(s[i])))
+            i++;
+        size_t m = i - st;
+        if (m == 0)
+            break;
+        if (harmless_segment(s + st, m))
+            return true;
+        /* aws_secret..., secret_access..., and the same written as one word */
+        char w[16];
+        size_t k = 0;
+        for (; k < m && k < sizeof w - 1; k++)
+            w[k] = lower(s[st + k]);
+        w[k] = '\0';
+        if ((aws && strcmp(w, "secret") == 0) || (secret && strcmp(w, "access") == 0) ||
+            strncmp(w, "awssecret", 9) == 0 || strncmp(w, "secretaccess", 12) == 0)
+            return true;
+        aws = strcmp(w, "aws") == 0;
+        secret = strcmp(w, "secret") == 0;
     }
     return false;
+}
+
+/* A template or format field standing for the value, not the value: "${ENV_PW}" or an
+ * interpolation inside ("db_${SUFFIX}", "#{ENV['PW']}", "<%= pw %>", "{{ pw }}"), or a name in
+ * one pair of delimiters ("{api_key}", "[API_KEY]", "(PRIVATE_KEY)", "@SIGNING_KEY@",
+ * "%API_KEY%", "__TOKEN__", "{env.DB_PW}"), or a SOPS-encrypted value ("ENC[AES256_GCM,...]"). */
+static bool template_value(const char *s, size_t n)
+{
+    if (find(s, n, "${") || find(s, n, "#{") || find(s, n, "{{") || find(s, n, "<%"))
+        return true;
+    if (n >= 4 && memcmp(s, "ENC[", 4) == 0 && s[n - 1] == ']')
+        return true;
+    static const char pairs[][2] = {{'{', '}'}, {'[', ']'}, {'(', ')'},
+                                    {'<', '>'}, {'@', '@'}, {'%', '%'}};
+    size_t w = 0;
+    while (w < n / 2 && s[w] == '_' && s[n - 1 - w] == '_')
+        w++; /* __TOKEN__ */
+    if (w == 0) {
+        for (size_t i = 0; i < sizeof pairs / sizeof pairs[0] && w == 0; i++)
+            if (n > 2 && s[0] == pairs[i][0] && s[n - 1] == pairs[i][1])
+                w = 1;
+    }
+    if (w == 0 || n <= 2 * w)
+        return false;
+    const char *in = s + w;
+    size_t m = n - 2 * w;
+    return rp_scan_identifier_shaped(in, m) || dotted_identifier(in, m);
 }
 
 /* The value that starts at i (after the separator and any blanks): quoted (",
@@ -593,7 +752,15 @@ static size_t generic_value(rp_scan_job *job, size_t i)
     if (i >= n)
         return i;
     char q = 0;
-    bool escaped = false;
+    bool escaped = false, fstring = false;
+    /* Python's prefixed literals: b'...', r"...", rb'...', f"..." */
+    size_t p = i;
+    while (p < n && p - i < 2 && t[p] != 0 && strchr("bBrRuUfF", t[p]))
+        p++;
+    if (p > i && p < n && (t[p] == '"' || t[p] == '\'')) {
+        fstring = memchr(t + i, 'f', p - i) || memchr(t + i, 'F', p - i);
+        i = p;
+    }
     if (t[i] == '"' || t[i] == '\'' || t[i] == '`') {
         q = t[i++];
     } else if (t[i] == '\\' && i + 1 < n && (t[i + 1] == '"' || t[i + 1] == '\'')) {
@@ -616,15 +783,18 @@ static size_t generic_value(rp_scan_job *job, size_t i)
         }
         if (j >= lim || t[j] == '\n')
             return j; /* unterminated: prose, not a literal */
+        if (fstring && memchr(t + start, '{', j - start))
+            return j; /* f"pw-{suffix}": interpolated */
     } else {
-        while (j < lim && !is_space(t[j]) && !strchr("\"'`,;&\\", t[j]))
+        /* a NUL ends the value too: no literal holds one */
+        while (j < lim && !is_space(t[j]) && t[j] != 0 && !strchr("\"'`,;&\\", t[j]))
             j++;
         size_t e = j;
         while (e > start && (t[e - 1] == '.' || t[e - 1] == ':'))
             e--; /* sentence punctuation: "token: REQUIRED." */
         if (e == start || looks_like_code(t + start, e - start))
             return j;
-        j = e;
+        j = start + strip_closers(t + start, e - start);
     }
     size_t len = j - start;
     /* an escaped newline or tab inside: a multi-line string, prose, not a password */
@@ -636,9 +806,11 @@ static size_t generic_value(rp_scan_job *job, size_t i)
         return j;
     /* quoted words with separators are names too: "YOUR_API_KEY", 'i-am-the-worst' */
     if ((memchr(t + start, '_', len) || memchr(t + start, '-', len)) &&
-        identifier_shaped(t + start, len))
+        rp_scan_identifier_shaped(t + start, len))
         return j;
-    if (rp_scan_secret_value(t + start, len))
+    /* the template and filler checks last: most values are rejected sooner */
+    if (rp_scan_secret_value(t + start, len) && !template_value(t + start, len) &&
+        !rp_scan_token_placeholder(t + start, len))
         rp_scan_emit(job, RP_SCAN_GENERIC_SECRET, start, j, RP_MASK_SECRET);
     return j;
 }
@@ -697,7 +869,7 @@ const rp_scan_rule rp_scan_secret_rules[] = {
     {RP_SCAN_GITHUB_TOKEN, "gh[pousr]_", 0, extract_github_classic},
     {RP_SCAN_GITHUB_TOKEN, "github_pat_", 0, extract_github_pat},
     {RP_SCAN_GITLAB_TOKEN, "gl(?:pat|dt|rt|ptt|ft|imt|soat|cbt|oas)-", 0, extract_gitlab},
-    {RP_SCAN_SLACK_TOKEN, "xox[abposr]-", 0, extract_slack_token},
+    {RP_SCAN_SLACK_TOKEN, "xox[abposre]-|xapp-", 0, extract_slack_token},
     {RP_SCAN_SLACK_WEBHOOK, "hooks\\.slack\\.com/", 0, extract_slack_webhook},
     {RP_SCAN_STRIPE_KEY, "[sr]k_live_", 0, extract_stripe},
     {RP_SCAN_GOOGLE_API_KEY, "AIza", 0, extract_google},

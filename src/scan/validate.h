@@ -142,6 +142,11 @@ double rp_scan_entropy(const char *s, size_t n);
  * whose maximum possible entropy is log2(n)); see validate.c for the measurements. */
 bool rp_scan_secret_value(const char *s, size_t n);
 #define RP_SCAN_SECRET_ENTROPY 3.0
+/* Is s[0, n) shaped like an identifier or words rather than random characters: SCREAMING_SNAKE,
+ * snake_case, kebab-case, camelCase, PascalCase with acronyms (RSAPrivateKey), a leading "--";
+ * letters, '_' and '-' only, and every capital followed by lower-case letters starts a hump of
+ * 2+ of them (random letters such as KLpRwudnhccd have humps of 1). In validate_secret.c. */
+bool rp_scan_identifier_shaped(const char *s, size_t n);
 
 /* ---- github_token ---- */
 

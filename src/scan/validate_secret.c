@@ -72,14 +72,86 @@ static bool mixed(const char *s, size_t n)
     return up + lo + dg >= 2;
 }
 
+bool rp_scan_identifier_shaped(const char *s, size_t n)
+{
+    size_t i = 0;
+    while (i < n && s[i] == '-')
+        i++;
+    if (i == n)
+        return false;
+    while (i < n) {
+        char c = s[i];
+        if (c == '_' || c == '-') {
+            i++;
+        } else if (is_lower(c)) {
+            while (i < n && is_lower(s[i]))
+                i++;
+        } else if (is_upper(c)) {
+            size_t j = i;
+            while (j < n && is_upper(s[j]))
+                j++;
+            size_t k = j;
+            while (k < n && is_lower(s[k]))
+                k++;
+            if (k > j && k - j < 2)
+                return false; /* a capital then one lower-case letter: random, not a word */
+            i = k;
+        } else {
+            return false;
+        }
+    }
+    return true;
+}
+
+/* A body written as words in camel or snake case with a lower-case letter, that names what
+ * belongs there: YourStripeSecretKeyGoesHere, your_token_here. Random bodies almost never
+ * qualify: they hold digits, humps of one lower-case letter, and (1 in 10^3) none of the words. */
+static bool worded_placeholder(const char *s, size_t n)
+{
+    static const char *const words[] = {"your",   "here",    "goes", "replace", "insert",
+                                        "token",  "secret",  "key",  "value",   "personal",
+                                        "access", "project", "this"};
+    bool lo = false;
+    for (size_t i = 0; i < n && !lo; i++)
+        lo = is_lower(s[i]);
+    if (!lo || !rp_scan_identifier_shaped(s, n))
+        return false;
+    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
+        if (contains_ci(s, n, words[i]))
+            return true;
+    return false;
+}
+
+/* Does the body run up or repeat almost throughout: 1234567890abcdef, abcd1234efgh5678,
+ * aaaabbbbcccc? Counts the breaks, the characters that neither repeat nor follow their
+ * predecessor; a random body breaks at almost every character (at 2 in 62 it does not, 2 in 16
+ * for hex), so n / 5 breaks or fewer in 12+ characters is a filler (a random hex body of 12
+ * does it about once in 10^6). */
+static bool sequential_filler(const char *s, size_t n)
+{
+    if (n < 12)
+        return false;
+    size_t breaks = 0;
+    for (size_t i = 1; i < n; i++) {
+        unsigned char a = (unsigned char)s[i - 1], b = (unsigned char)s[i];
+        if (b != a && b != a + 1)
+            breaks++;
+    }
+    return breaks * 5 <= n;
+}
+
 bool rp_scan_token_placeholder(const char *s, size_t n)
 {
-    /* filler such as xxxxxxxx is the run check's below */
-    static const char *const words[] = {"example", "dummy",    "sample",
-                                        "fake",    "redacted", "placehold"};
+    /* filler such as xxxxxxxx is the run check's below; the short words only in lower case
+     * (contains_word), so that a random body holds one about once in 10^5 */
+    static const char *const words[] = {"example",  "dummy",     "sample", "fake",
+                                        "redacted", "placehold", "your",   "here",
+                                        "replace",  "insert",    "goes"};
     for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
         if (contains_word(s, n, words[i]))
             return true;
+    if (worded_placeholder(s, n) || sequential_filler(s, n))
+        return true;
     /* a run of r identical (or r ascending) characters turns up in n random ones from an
      * alphabet of a with a probability of about n * a^(1-r): 6 for base62 and base64 bodies
      * (~1e-7 at n = 100), 7 for hex ones (~1e-6 at n = 32) */
@@ -155,7 +227,7 @@ bool rp_scan_gitlab_token(const char *s, size_t n)
             return false;
     if (s[n - 1] == '.')
         return false;
-    return !rp_scan_token_placeholder(s + p, n - p);
+    return mixed(s + p, n - p) && !rp_scan_token_placeholder(s + p, n - p);
 }
 
 /* A numeric Slack id group: 8-14 digits, not all zeros. */
@@ -169,13 +241,20 @@ static bool slack_id(const char *s, size_t n)
     return false;
 }
 
+/* T, A or B followed by 8-12 [A-Z0-9] (a Slack team, app or channel/bot id). */
+static bool slack_obj_id(const char *s, size_t n, char kind);
+
 bool rp_scan_slack_token(const char *s, size_t n)
 {
     if (starts_with(s, n, "xoxe.")) { /* rotating tokens: xoxe.xoxp-1-<long random> */
         s += 5;
         n -= 5;
     }
-    if (n < 5 || memcmp(s, "xox", 3) != 0 || !strchr("abposr", s[3]) || s[3] == 0 || s[4] != '-')
+    if (n < 5 || s[4] != '-')
+        return false;
+    char kind = s[3];
+    bool app = memcmp(s, "xapp", 4) == 0;
+    if (!app && (memcmp(s, "xox", 3) != 0 || kind == 0 || !strchr("abposre", kind)))
         return false;
     const char *g[8];
     size_t gl[8], ng = 0, st = 5;
@@ -193,10 +272,15 @@ bool rp_scan_slack_token(const char *s, size_t n)
     }
     const char *last = g[ng - 1];
     size_t ll = gl[ng - 1];
-    if (ng == 2) /* xoxe.xoxp-1-<random>: a version digit then one long random group */
-        return gl[0] <= 2 && all_of(g[0], gl[0], is_digit) && ll >= 60 && mixed(last, ll) &&
-               !rp_scan_token_placeholder(last, ll);
-    if (ng < 3 || ll < 20)
+    bool version = gl[0] <= 2 && all_of(g[0], gl[0], is_digit);
+    if (app) /* xapp-1-A<app id>-<digits>-<64 hex>: an app-level token */
+        return ng == 4 && version && slack_obj_id(g[1], gl[1], 'A') && slack_id(g[2], gl[2]) &&
+               ll >= 32 && all_of(last, ll, is_alnum) && !rp_scan_token_placeholder(last, ll);
+    /* xoxe-1-<random> (a refresh token) and xoxe.xoxp-1-<random>: a version digit then one
+     * long random group */
+    if (ng == 2)
+        return version && ll >= 60 && mixed(last, ll) && !rp_scan_token_placeholder(last, ll);
+    if (kind == 'e' || ng < 3 || ll < 20)
         return false;
     size_t ids = 0;
     for (size_t i = 0; i + 1 < ng; i++) {
@@ -207,7 +291,6 @@ bool rp_scan_slack_token(const char *s, size_t n)
     return ids >= 2 && !rp_scan_token_placeholder(last, ll);
 }
 
-/* T, A or B followed by 8-12 [A-Z0-9] (a Slack team, app or channel/bot id). */
 static bool slack_obj_id(const char *s, size_t n, char kind)
 {
     if (n < 9 || n > 13 || s[0] != kind)
@@ -401,10 +484,17 @@ bool rp_scan_url_password_value(const char *s, size_t n)
     if (n < 4 || n > 256 || memchr(s, ':', n) != NULL)
         return false; /* "xyz"; "pserver:anoncvs" (CVS's method:user syntax) */
     char c0 = s[0];
-    if (c0 == '$' || c0 == '<' || c0 == '%' || c0 == '{' || c0 == '[' || c0 == '*')
+    /* a percent-escape (%40bc...) is a character of the password, %s and %PASS% are not */
+    bool escape = c0 == '%' && is_hex(s[1]) && is_hex(s[2]) && s[n - 1] != '%';
+    if (c0 == '$' || c0 == '<' || (c0 == '%' && !escape) || c0 == '{' || c0 == '[' || c0 == '*')
         return false; /* ${PASS}, $PASS, <password>, %s, {{ pass }}, [password], *** */
     if (n <= 5 && all_of(s, n, is_digit))
         return false; /* host:port@ mistaken for user:password@ */
+    size_t digits = 0;
+    while (digits < n && is_digit(s[digits]))
+        digits++;
+    if (digits >= 1 && digits <= 5 && digits < n && (s[digits] == ',' || s[digits] == ';'))
+        return false; /* "localhost:8080,user@example.com": a port, then a list of addresses */
     static const char *const words[] = {"password", "passwd", "changeme",   "example",
                                         "secret",   "your",   "***",        "...",
                                         "redacted", "dummy",  "placeholder"};
@@ -414,8 +504,8 @@ bool rp_scan_url_password_value(const char *s, size_t n)
         if (strlen(words[i]) >= 6 ? contains_ci(s, n, words[i]) : contains_word(s, n, words[i]))
             return false;
     static const char *const exact[] = {
-        "pass",    "user",  "username", "token", "test",  "abc123", "qwerty", "letmein", "hunter2",
-        "pass123", "admin", "foobar",   "1234",  "12345", "0000",   "pa55",   "p4ssw0rd"};
+        "pass",    "user",  "username", "token", "test",  "abc123", "qwerty", "letmein",  "hunter2",
+        "pass123", "admin", "foobar",   "1234",  "12345", "0000",   "pa55",   "p4ssw0rd", "guest"};
     for (size_t i = 0; i < sizeof exact / sizeof exact[0]; i++) {
         size_t m = strlen(exact[i]);
         if (n == m) {

@@ -21,7 +21,8 @@
  * words (fake in lower case only, the longer ones also in UPPER CASE or Capitalized), a run of 6
  * identical characters or 6 ascending ones (000000, 123456, abcdef; 7 in a hex body), or too
  * few distinct characters for its length. A real random body of 16-250 characters trips this
- * with a probability of about 1e-5. */
+ * with a probability of about 1e-5. Also a body written as words (YourStripeSecretKeyGoesHere:
+ * your/here/replace/insert/goes, or CamelCase words only) and fillers such as 1234567890abcdef. */
 bool rp_scan_token_placeholder(const char *s, size_t n);
 
 /* AKIA or ASIA + 16 [A-Z0-9], not a placeholder (AKIAIOSFODNN7EXAMPLE is AWS's
@@ -35,8 +36,8 @@ bool rp_scan_aws_secret_value(const char *s, size_t n);
  * [A-Za-z0-9_.-]. */
 bool rp_scan_gitlab_token(const char *s, size_t n);
 /* xox[abposr]- + digit groups + a final random group: xoxb-N-N-S (S >= 20
- * alnum), xoxp-N-N-N-H, xoxe.xoxp-1-... rotating tokens; the numeric ids are 8+
- * digits and not all zeros. */
+ * alnum), xoxp-N-N-N-H, xoxe.xoxp-1-... rotating tokens, xoxe-1-... refresh tokens and
+ * xapp-1-A...-N-H app-level tokens; the numeric ids are 8+ digits and not all zeros. */
 bool rp_scan_slack_token(const char *s, size_t n);
 /* The part after "hooks.slack.com/": services/T.../B.../secret (ids 8-12
  * [A-Z0-9], secret 24 alnum) or workflows|triggers/T.../A.../digits/secret. */
@@ -67,7 +68,8 @@ bool rp_scan_private_key_body(const char *s, size_t n);
 bool rp_scan_jwt_is_sample(rp_arena *a, const char *s, size_t n);
 /* The password of a scheme://user:password@host URL: 4-256 bytes without ':', not a
  * placeholder (${VAR}, $VAR, <password>, {{x}}, %s, ****, xxx, "password", "pass", "secret",
- * "changeme", "admin", ...), not a bare port-like number. */
+ * "changeme", "admin", "guest", ...), not the user name again (postgres:postgres), not a bare
+ * port-like number (nor a port followed by a ',' or ';' list); a leading %XX escape is fine. */
 bool rp_scan_url_password_value(const char *s, size_t n);
 
 #endif

@@ -15,12 +15,14 @@
  *                          caller puts around it.
  *   github_token           ghp_/gho_/ghu_/ghs_/ghr_ + 30 base62 + base62 CRC32 of the 30, or
  *                          github_pat_ + 22 + '_' + 59
- *   gitlab_token           glpat- + 20 [A-Za-z0-9_-] (body starts and ends alphanumeric)
+ *   gitlab_token           glpat- + 20 [A-Za-z0-9_-] (body starts alphanumeric; 1 in 4 ends in
+ *                          '-', as real ones can)
  *   slack_token            xoxb-N-N-24 alnum, or xoxp-N-N-N-32 hex
  *   slack_webhook          https://hooks.slack.com/services/T.../B.../24 alnum
  *   stripe_key             sk_live_/rk_live_ + 24 or 99 alnum
- *   google_api_key         AIza + 35 [A-Za-z0-9_-] (last char alphanumeric)
+ *   google_api_key         AIza + 35 [A-Za-z0-9_-] (1 in 4 ends in '-')
  *   openai_api_key         sk- + 20 + T3BlbkFJ + 20 alnum, or sk-proj- + 64 + T3BlbkFJ + 64
+ *                          [A-Za-z0-9_-] (1 in 4 of those ends in '-')
  *   anthropic_api_key      sk-ant-api03- + 93 [A-Za-z0-9_-] + AA
  *   npm_token              npm_ + 30 base62 + base62 CRC32 of the 30
  *   private_key            a whole PEM block (RSA, EC, OPENSSH, PKCS#8 or ENCRYPTED) with a
@@ -104,13 +106,23 @@ static inline void rp_gen_chars(rp_gen_buf *b, uint64_t *seed, const char *alpha
 #define RP_GEN_B64      RP_GEN_ALNUM "+/"
 #define RP_GEN_PASSWORD RP_GEN_ALNUM RP_GEN_ALNUM "!%*+-=?@^_~"
 
-/* body of n chars whose first and last chars are alphanumeric (a token never
- * ends in '-'). */
+/* The last character of a body whose alphabet has '-': one in four times a '-' (real tokens
+ * end in one as often as the alphabet says, and a '-' at the end is where an extractor that
+ * trims sentence punctuation goes wrong), else alphanumeric. */
+static inline void rp_gen_last(rp_gen_buf *b, uint64_t *seed)
+{
+    if (rp_gen_below(seed, 4) == 0)
+        rp_gen_put(b, "-");
+    else
+        rp_gen_chars(b, seed, RP_GEN_ALNUM, 1);
+}
+
+/* body of n chars whose first char is alphanumeric and whose last is rp_gen_last's. */
 static inline void rp_gen_inner(rp_gen_buf *b, uint64_t *seed, const char *alphabet, size_t n)
 {
     rp_gen_chars(b, seed, RP_GEN_ALNUM, 1);
     rp_gen_chars(b, seed, alphabet, n - 2);
-    rp_gen_chars(b, seed, RP_GEN_ALNUM, 1);
+    rp_gen_last(b, seed);
 }
 
 /* 30 base62 + the 6-char base62 CRC32 of those 30 (GitHub's and npm's checksum
@@ -303,7 +315,7 @@ static inline size_t rp_gen_secret(rp_scan_type type, uint64_t *seed, char *out,
         rp_gen_put(&b, "AI");
         rp_gen_put(&b, "za");
         rp_gen_chars(&b, seed, RP_GEN_B64URL, 34);
-        rp_gen_chars(&b, seed, RP_GEN_ALNUM, 1);
+        rp_gen_last(&b, seed);
         break;
     case RP_SCAN_OPENAI_API_KEY: {
         size_t half = 20;
@@ -320,7 +332,10 @@ static inline size_t rp_gen_secret(rp_scan_type type, uint64_t *seed, char *out,
         rp_gen_put(&b, "T3Blbk");
         rp_gen_put(&b, "FJ");
         rp_gen_chars(&b, seed, alpha, half - 1);
-        rp_gen_chars(&b, seed, RP_GEN_ALNUM, 1);
+        if (half == 20)
+            rp_gen_chars(&b, seed, RP_GEN_ALNUM, 1);
+        else
+            rp_gen_last(&b, seed);
         break;
     }
     case RP_SCAN_ANTHROPIC_API_KEY:

@@ -923,6 +923,292 @@ static void test_repeated_triggers_are_linear(void **state)
     free(text);
 }
 
+/* ---- fixes from the review of the extractors (/tmp/review-secrets.md, C1-C10) ---- */
+
+/* 300 key id, secret pairs: every one once, no duplicates filling the findings cap. */
+static void test_aws_pairs_not_duplicated(void **state)
+{
+    enum { PAIRS = 300 };
+    static char text[PAIRS * 64];
+    static size_t key_at[PAIRS], sec_at[PAIRS];
+    size_t n = 0;
+    uint64_t seed = 300;
+    for (size_t i = 0; i < PAIRS; i++) {
+        char key[RP_GEN_SECRET_MAX], sec[RP_GEN_SECRET_MAX];
+        rp_gen_secret(RP_SCAN_AWS_ACCESS_KEY_ID, &seed, key, sizeof key);
+        rp_gen_secret(RP_SCAN_AWS_SECRET_ACCESS_KEY, &seed, sec, sizeof sec);
+        key_at[i] = n;
+        sec_at[i] = n + 21;
+        n += (size_t)snprintf(text + n, sizeof text - n, "%s,%s\n", key, sec);
+    }
+    rp_scan_result r;
+    rp_arena_reset(&arena);
+    assert_int_equal(rp_scanner_scan(scanner, &arena, text, n, &r), 0);
+    assert_false(r.truncated);
+    assert_int_equal(r.n, 2 * PAIRS);
+    for (size_t i = 0; i < PAIRS; i++) {
+        assert_true(has(&r, RP_SCAN_AWS_ACCESS_KEY_ID, key_at[i], key_at[i] + 20));
+        assert_true(has(&r, RP_SCAN_AWS_SECRET_ACCESS_KEY, sec_at[i], sec_at[i] + 40));
+    }
+}
+
+/* Tokens whose alphabet has '-' may end in one; the whole token is the finding. */
+static void test_trailing_dash(void **state)
+{
+    char body[160], tok[256], text[512];
+    uint64_t seed = 45;
+    for (int round = 0; round < 8; round++) {
+        random_chars(&seed, RP_GEN_B64URL, 34, body);
+        cat(tok, sizeof tok, "AI", "za", body);
+        strcat(tok, "-");
+        snprintf(text, sizeof text, "k=%s", tok);
+        expect_only_sub(text, RP_SCAN_GOOGLE_API_KEY, tok);
+        snprintf(text, sizeof text, "key: %s\n", tok);
+        expect_only_sub(text, RP_SCAN_GOOGLE_API_KEY, tok);
+
+        random_chars(&seed, RP_GEN_ALNUM, 19, body);
+        cat(tok, sizeof tok, "gl", "pat-", body);
+        strcat(tok, "-");
+        snprintf(text, sizeof text, "x %s y", tok);
+        expect_only_sub(text, RP_SCAN_GITLAB_TOKEN, tok);
+
+        random_chars(&seed, RP_GEN_ALNUM, 63, body);
+        cat(tok, sizeof tok, "sk", "-proj-", body);
+        strcat(tok, "-");
+        snprintf(text, sizeof text, "OPENAI_API_KEY=%s\n", tok);
+        expect_only_sub(text, RP_SCAN_OPENAI_API_KEY, tok);
+    }
+    /* a final '.' is sentence punctuation; a '-' before it is the token's when the token is
+     * valid with it (a variable-length body cannot tell the two apart) */
+    random_chars(&seed, RP_GEN_ALNUM, 20, body);
+    cat(tok, sizeof tok, "gl", "pat-", body);
+    snprintf(text, sizeof text, "use %s. done", tok);
+    expect_only_sub(text, RP_SCAN_GITLAB_TOKEN, tok);
+    snprintf(text, sizeof text, "use %s-. done", tok);
+    expect_only(text, RP_SCAN_GITLAB_TOKEN, 4, 4 + strlen(tok) + 1);
+    /* a body one short of the minimum with a trailing '-': the '-' makes it valid */
+    random_chars(&seed, RP_GEN_ALNUM, 19, body);
+    cat(tok, sizeof tok, "gl", "pat-", body);
+    snprintf(text, sizeof text, "use %s--. done", tok);
+    expect_only(text, RP_SCAN_GITLAB_TOKEN, 4, 4 + strlen(tok) + 2);
+    snprintf(text, sizeof text, "use %s. done", tok);
+    expect_none(text);
+}
+
+/* Escapes before a token are boundaries: "\n", "\t", "%3D" and "%3d". */
+static void test_escape_before_token(void **state)
+{
+    char body[64], tok[1024], text[2048], sig[64];
+    uint64_t seed = 33;
+    random_chars(&seed, RP_GEN_ALNUM, 20, body);
+    cat(tok, sizeof tok, "gl", "pat-", body);
+    static const char *const gl_forms[] = {"{\"msg\":\"token\\n%s\"}", "{\"msg\":\"a\\t%s\"}",
+                                           "url?a=1%%3d%s", "url?a=1%%3D%s", "a\\r%s"};
+    for (size_t i = 0; i < sizeof gl_forms / sizeof gl_forms[0]; i++) {
+        snprintf(text, sizeof text, gl_forms[i], tok);
+        expect_only_sub(text, RP_SCAN_GITLAB_TOKEN, tok);
+    }
+    /* other GitLab prefixes, of 5 and 7 bytes */
+    cat(tok, sizeof tok, "gl", "rt-", body);
+    snprintf(text, sizeof text, "a\\n%s", tok);
+    expect_only_sub(text, RP_SCAN_GITLAB_TOKEN, tok);
+    cat(tok, sizeof tok, "gl", "soat-", body);
+    snprintf(text, sizeof text, "a%%3d%s", tok);
+    expect_only_sub(text, RP_SCAN_GITLAB_TOKEN, tok);
+    /* glued to letters (not an escape): no token */
+    cat(tok, sizeof tok, "xgl", "pat-", body);
+    expect_none(tok);
+
+    random_chars(&seed, RP_GEN_B64URL, 43, sig);
+    jwt_from(tok, sizeof tok, "{\"alg\":\"HS256\",\"typ\":\"JWT\"}", "{\"sub\":\"u-829\"}", sig);
+    static const char *const jwt_forms[] = {"{\"log\":\"auth ok\\n%s\"}", "cookie=x%%3D%s",
+                                            "cb%%3Ftoken%%3d%s", "a\\t%s"};
+    for (size_t i = 0; i < sizeof jwt_forms / sizeof jwt_forms[0]; i++) {
+        snprintf(text, sizeof text, jwt_forms[i], tok);
+        expect_only_sub(text, RP_SCAN_JWT, tok);
+    }
+    snprintf(text, sizeof text, "Bearer ab%s\n", tok); /* glued */
+    expect_none(text);
+}
+
+/* The harmless words of key names are whole segments, not substrings. */
+static void test_harmless_key_segments(void **state)
+{
+    static const char *const found[] = {"NEXTAUTH_SECRET",         "RSYNC_PASSWORD",
+                                        "PAGERDUTY_API_KEY",       "NEXTCLOUD_ADMIN_PASSWORD",
+                                        "PUBLICATION_DB_PASSWORD", "SYNCTHING_API_KEY"};
+    static const char *const harmless[] = {
+        "nextPageToken", "next_token",  "page_token", "PageToken",    "pagetoken",
+        "sync_token",    "resumeToken", "PUBLIC_KEY", "cursor_token", "continuationToken"};
+    char text[256];
+    const char *value = "Kq82mXpL9zQ7wR3tY5uI";
+    for (size_t i = 0; i < sizeof found / sizeof found[0]; i++) {
+        snprintf(text, sizeof text, "%s=%s\n", found[i], value);
+        expect_only_sub(text, RP_SCAN_GENERIC_SECRET, value);
+    }
+    for (size_t i = 0; i < sizeof harmless / sizeof harmless[0]; i++) {
+        snprintf(text, sizeof text, "%s=%s\n", harmless[i], value);
+        expect_none(text);
+    }
+}
+
+/* Placeholders written as words, templates and fillers are no secrets. */
+static void test_word_and_template_placeholders(void **state)
+{
+    char text[512];
+    static const char *const tokens[][2] = {
+        {"sk_l", "ive_YourStripeSecretKeyGoesHere"},
+        {"sk-p", "roj-YourOpenAIProjectKeyGoesHereReplaceThisValue"},
+        {"sk-a", "nt-api03-YourAnthropicKeyGoesHereReplaceThisValueNow"},
+        {"xo", "xb-123456789012-123456789012-YourSlackBotTokenHere"},
+        {"gl", "pat-your-personal-access-token"},
+        {"gl", "pat-REPLACE_WITH_YOUR_TOKEN_"},
+    };
+    for (size_t i = 0; i < sizeof tokens / sizeof tokens[0]; i++) {
+        snprintf(text, sizeof text, "export SERVICE_CREDENTIAL=%s%s\n", tokens[i][0], tokens[i][1]);
+        expect_none(text);
+    }
+    static const char *const values[] = {
+        "api_key = \"{api_key}\"",
+        "api_key = \"[API_KEY]\"",
+        "password: \"#{ENV['X']}\"",
+        "secret = \"#{ENV.fetch('S')}\"",
+        "password: \"db_${ENV_PW}\"",
+        "password: \"{env.DB_PW}\"",
+        "private_key = \"(PRIVATE_KEY)\"",
+        "signing_key: \"@SIGNING_KEY@\"",
+        "api_key: \"%API_KEY%\"",
+        "token = \"__AUTH_TOKEN__\"",
+        "api_key: \"ENC[AES256_GCM,data:Tr8=,iv:abc=,tag:xyz=,type:str]\"",
+        "password = \"<%= ENV['PW'] %>\"",
+        "token = \"abcd1234efgh5678\"",
+        "API_KEY=\"1234567890abcdef\"",
+    };
+    for (size_t i = 0; i < sizeof values / sizeof values[0]; i++)
+        expect_none(values[i]);
+    /* a real value with braces inside is still one */
+    expect_only_sub("api_key = \"{Xk9mP2qL7vRw}x\"", RP_SCAN_GENERIC_SECRET, "{Xk9mP2qL7vRw}x");
+    assert_true(rp_scan_token_placeholder("1234567890abcdef", 16));
+    assert_true(rp_scan_token_placeholder("YourStripeSecretKeyGoesHere", 27));
+    assert_false(rp_scan_token_placeholder("q8Zr4TmLx2Pw9sKd", 16));
+}
+
+/* Default credentials of local services and host:port lists are no passwords. */
+static void test_url_password_defaults(void **state)
+{
+    expect_none("DATABASE_URL=postgres://postgres:postgres@localhost:5432/db");
+    expect_none("amqp://guest:guest@localhost:5672/");
+    expect_none("mongodb://Root:root@localhost");
+    expect_none("ftp://anonymous:guest@ftp.x.org");
+    expect_none("see http://localhost:8080,user@example.com");
+    expect_none("see http://localhost:8080;user@example.com");
+    expect_only_sub("postgres://postgres:Xk9mP2qLz7@db/app", RP_SCAN_URL_PASSWORD, "Xk9mP2qLz7");
+    expect_only_sub("postgres://u:%40bc123Xyz@h/db", RP_SCAN_URL_PASSWORD, "%40bc123Xyz");
+    expect_none("postgres://u:%s@h/db");
+    expect_none("postgres://u:%DB_PASS%@h/db");
+}
+
+/* Slack refresh and app-level tokens. */
+static void test_slack_refresh_and_app_tokens(void **state)
+{
+    char body[160], hex[72], app[16], tok[320], text[512];
+    uint64_t seed = 9;
+    random_chars(&seed, RP_GEN_ALNUM, 140, body);
+    cat(tok, sizeof tok, "xo", "xe-1-", body);
+    snprintf(text, sizeof text, "SLACK_REFRESH_TOKEN=%s\n", tok);
+    expect_only_sub(text, RP_SCAN_SLACK_TOKEN, tok);
+    random_chars(&seed, RP_GEN_HEX, 64, hex);
+    random_chars(&seed, RP_GEN_UPNUM, 10, app);
+    snprintf(tok, sizeof tok, "%s%s%s%s", "xa", "pp-1-A", app, "-1234567890123-");
+    strcat(tok, hex);
+    snprintf(text, sizeof text, "SLACK_APP_TOKEN=%s\n", tok);
+    expect_only_sub(text, RP_SCAN_SLACK_TOKEN, tok);
+    /* not the shapes: too short, no app id, a placeholder */
+    cat(tok, sizeof tok, "xo", "xe-1-", "short");
+    snprintf(text, sizeof text, "tok %s\n", tok);
+    expect_none(text);
+    cat(tok, sizeof tok, "xa", "pp-1-1234567890-1234567890123-", hex);
+    snprintf(text, sizeof text, "tok %s\n", tok);
+    expect_none(text);
+    cat(tok, sizeof tok, "xa", "pp-1-A0123ABCDEF-1234567890123-",
+        "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef");
+    snprintf(text, sizeof text, "tok %s\n", tok);
+    expect_none(text);
+}
+
+/* A NUL byte before a URL is no scheme character. */
+static void test_nul_before_url(void **state)
+{
+    const char text[] = "\0redis://user:Xk9mP2qLz@host";
+    rp_scan_result r;
+    rp_arena_reset(&arena);
+    assert_int_equal(rp_scanner_scan(scanner, &arena, text, sizeof text - 1, &r), 0);
+    assert_int_equal(r.n, 1);
+    assert_int_equal(r.findings[0].type, RP_SCAN_URL_PASSWORD);
+    assert_int_equal(r.findings[0].start, 14);
+    assert_int_equal(r.findings[0].end, 23);
+}
+
+/* A bare secret_key label is AWS's only with "aws" before it or an access key id nearby. */
+static void test_bare_secret_key_label(void **state)
+{
+    char sec[RP_GEN_SECRET_MAX], key[RP_GEN_SECRET_MAX], text[4 * RP_GEN_SECRET_MAX];
+    uint64_t seed = 40;
+    for (int round = 0; round < 8; round++) {
+        rp_gen_secret(RP_SCAN_AWS_SECRET_ACCESS_KEY, &seed, sec, sizeof sec);
+        rp_gen_secret(RP_SCAN_AWS_ACCESS_KEY_ID, &seed, key, sizeof key);
+        snprintf(text, sizeof text, "jwt_secret_key = '%s'\n", sec);
+        expect_only_sub(text, RP_SCAN_GENERIC_SECRET, sec);
+        snprintf(text, sizeof text, "SECRET_KEY=%s\n", sec);
+        expect_only_sub(text, RP_SCAN_GENERIC_SECRET, sec);
+        snprintf(text, sizeof text, "secretkey: %s\n", sec);
+        expect_only_sub(text, RP_SCAN_GENERIC_SECRET, sec);
+        snprintf(text, sizeof text, "AWS_SECRET_KEY=%s\n", sec);
+        expect_only_sub(text, RP_SCAN_AWS_SECRET_ACCESS_KEY, sec);
+        snprintf(text, sizeof text, "aws.secret_key: %s\n", sec);
+        expect_only_sub(text, RP_SCAN_AWS_SECRET_ACCESS_KEY, sec);
+        snprintf(text, sizeof text, "secret_access_key = %s\n", sec);
+        expect_only_sub(text, RP_SCAN_AWS_SECRET_ACCESS_KEY, sec);
+        /* near an id, the tail of a longer token is no secret */
+        snprintf(text, sizeof text, "%s id=req-%s sig=abc.%s\n", key, sec, sec);
+        expect_only_sub(text, RP_SCAN_AWS_ACCESS_KEY_ID, key);
+        snprintf(text, sizeof text, "access_key = %s\nsecret_key = %s\n", key, sec);
+        rp_scan_result r = scan(text);
+        const char *ps = strstr(text, sec), *pk = strstr(text, key);
+        assert_int_equal(r.n, 2);
+        assert_true(
+            has(&r, RP_SCAN_AWS_ACCESS_KEY_ID, (size_t)(pk - text), (size_t)(pk - text) + 20));
+        assert_true(
+            has(&r, RP_SCAN_AWS_SECRET_ACCESS_KEY, (size_t)(ps - text), (size_t)(ps - text) + 40));
+    }
+}
+
+/* Real values that looked like code: brackets inside, a leading '-', Python's b'' literals. */
+static void test_generic_values_not_code(void **state)
+{
+    expect_only_sub("DB_PASSWORD=aZ9{kQ2!mX7}pL\n", RP_SCAN_GENERIC_SECRET, "aZ9{kQ2!mX7}pL");
+    expect_only_sub("password=-Xk9mP2qL7vRw\n", RP_SCAN_GENERIC_SECRET, "-Xk9mP2qL7vRw");
+    expect_only_sub("app.secret_key = b'Xk9#mP2qL7vRw8Zt'\n", RP_SCAN_GENERIC_SECRET,
+                    "Xk9#mP2qL7vRw8Zt");
+    expect_only_sub("api_key = rb\"Xk9#mP2qL7vRw8Zt\"\n", RP_SCAN_GENERIC_SECRET,
+                    "Xk9#mP2qL7vRw8Zt");
+    /* the closing bracket of the call around the assignment is not the value's */
+    expect_only_sub("db.connect(password=Xk9mP2qL7vRw)\n", RP_SCAN_GENERIC_SECRET, "Xk9mP2qL7vRw");
+    static const char *const no[] = {
+        "f(token=authHeader)\n",
+        "const o = {password: pw}\n",
+        "password = f\"pw-{suffix}\"\n",
+        "token: Optional[str] = None\n",
+        "password=-p\n",
+        "mysql --password --port=3306\n",
+        "api_key=config[\"key\"]\n",
+        "password=getpass.getpass()\n",
+        "token={{ .Values.token }}\n",
+    };
+    for (size_t i = 0; i < sizeof no / sizeof no[0]; i++)
+        expect_none(no[i]);
+}
+
 /* ---- validators ---- */
 
 static void test_validators(void **state)
@@ -970,6 +1256,16 @@ int main(void)
         cmocka_unit_test(test_trigger_soup),
         cmocka_unit_test(test_repeated_triggers_are_linear),
         cmocka_unit_test(test_validators),
+        cmocka_unit_test(test_aws_pairs_not_duplicated),
+        cmocka_unit_test(test_trailing_dash),
+        cmocka_unit_test(test_escape_before_token),
+        cmocka_unit_test(test_harmless_key_segments),
+        cmocka_unit_test(test_word_and_template_placeholders),
+        cmocka_unit_test(test_url_password_defaults),
+        cmocka_unit_test(test_slack_refresh_and_app_tokens),
+        cmocka_unit_test(test_nul_before_url),
+        cmocka_unit_test(test_bare_secret_key_label),
+        cmocka_unit_test(test_generic_values_not_code),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
