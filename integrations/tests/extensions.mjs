@@ -29,8 +29,8 @@ if (mode === "all") {
   const rounds = {
     real: script("wrap.sh", `exec "${bin}" "$@" -c "${root}/tests/data/hosts/config.yaml" --state-dir "${dir}/state"`),
     missing: join(dir, "no-such-rampart"),
-    garbage: script("garbage.sh", "echo not json"),
-    slow: script("slow.sh", "sleep 5"),
+    garbage: script("garbage.sh", "cat >/dev/null; echo not json"),
+    slow: script("slow.sh", "cat >/dev/null; sleep 5"),
   };
   copyFileSync(join(root, "integrations/pi/rampart.ts"), join(dir, "pi.mjs"));
   copyFileSync(join(root, "integrations/opencode/rampart.ts"), join(dir, "oc.mjs"));
