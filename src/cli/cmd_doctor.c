@@ -1,19 +1,414 @@
-/* cmd_doctor.c — `rampart doctor` (issue 8; placeholder until it lands). */
+/* cmd_doctor.c — `rampart doctor`: one line per host saying whether rampart guards it.
+ *
+ * For each host it finds rampart's hook entries (or extension file) where `rampart install`
+ * puts them and checks what the host will run: the binary exists, is executable and answers
+ * `--version`; the config the hook uses loads; the settings file parses. Codex runs a hook only
+ * once the user has trusted its exact definition, and that trust cannot be read back from
+ * here, so an installed Codex hook is reported as not trusted, with what to do. */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "cli/cli.h"
+#include "core/json.h"
+#include "hosts/install_targets.h"
+
+static const char doctor_usage[] =
+    "usage: rampart doctor [--project]\n"
+    "\n"
+    "Checks every host's rampart hook (the user's files under $HOME, or with --project the\n"
+    "current directory's) and prints one line per host: `HOST: ok (...)`, `HOST: not\n"
+    "installed`, or `HOST: BROKEN: why` (the hook's binary is missing, not executable or does\n"
+    "not answer --version, its config does not load, the settings file does not parse). Codex\n"
+    "runs only hooks the user trusted; doctor cannot confirm that and says how to do it.\n"
+    "Exit status 0 when nothing is broken, 1 otherwise.\n";
+
+#define MAX_COMMANDS 8
+
+typedef struct commands {
+    char *cmd[MAX_COMMANDS];
+    size_t n;
+} commands;
+
+static void collect(void *self, const char *command)
+{
+    commands *c = self;
+    for (size_t i = 0; i < c->n; i++) {
+        if (strcmp(c->cmd[i], command) == 0) {
+            return;
+        }
+    }
+    if (c->n < MAX_COMMANDS) {
+        c->cmd[c->n++] = strdup(command);
+    }
+}
+
+/* Splits a sh command line into words (quotes and backslashes as sh reads them; enough for
+ * the commands install writes and their hand-edited variants). */
+static size_t split_words(const char *s, char **words, size_t max)
+{
+    size_t n = 0;
+    while (*s && n < max) {
+        while (*s == ' ' || *s == '\t') {
+            s++;
+        }
+        if (!*s) {
+            break;
+        }
+        rp_buf w = {0};
+        while (*s && *s != ' ' && *s != '\t') {
+            if (*s == '\'') {
+                const char *e = strchr(s + 1, '\'');
+                size_t len = e ? (size_t)(e - s - 1) : strlen(s + 1);
+                rp_buf_append(&w, s + 1, len);
+                s += len + 1 + (e != NULL);
+            } else if (*s == '"') {
+                for (s++; *s && *s != '"'; s++) {
+                    if (*s == '\\' && s[1] && strchr("\"\\$`", s[1])) {
+                        s++;
+                    }
+                    rp_buf_putc(&w, *s);
+                }
+                s += *s == '"';
+            } else if (*s == '\\' && s[1]) {
+                rp_buf_putc(&w, s[1]);
+                s += 2;
+            } else {
+                rp_buf_putc(&w, *s++);
+            }
+        }
+        rp_buf_append(&w, "", 0);
+        words[n++] = rp_buf_take(&w);
+    }
+    return n;
+}
+
+/* Runs `bin --version` (output discarded) for at most 5 s; returns its exit status, or -1. */
+static int run_version(const char *bin)
+{
+    pid_t pid = fork();
+    if (pid < 0) {
+        return -1;
+    }
+    if (pid == 0) {
+        int null = open("/dev/null", O_RDWR);
+        if (null >= 0) {
+            dup2(null, 0);
+            dup2(null, 1);
+            dup2(null, 2);
+        }
+        execl(bin, bin, "--version", (char *)NULL);
+        _exit(127);
+    }
+    int status;
+    for (int i = 0; i < 500; i++) {
+        pid_t r = waitpid(pid, &status, WNOHANG);
+        if (r == pid) {
+            return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+        }
+        if (r < 0) {
+            return -1;
+        }
+        struct timespec ts = {0, 10 * 1000 * 1000};
+        nanosleep(&ts, NULL);
+    }
+    kill(pid, SIGKILL);
+    waitpid(pid, &status, 0);
+    return -1;
+}
+
+/* Checks the binary a hook runs; on a problem writes it to why and returns false. */
+static bool check_binary(const char *bin, rp_buf *why)
+{
+    struct stat st;
+    if (bin[0] != '/') {
+        rp_buf_printf(why, "the hook runs '%s', not an absolute path (re-run rampart install)",
+                      bin);
+        return false;
+    }
+    if (stat(bin, &st) != 0) {
+        rp_buf_printf(why, "the hook runs %s, which does not exist", bin);
+        return false;
+    }
+    if (!S_ISREG(st.st_mode) || access(bin, X_OK) != 0) {
+        rp_buf_printf(why, "the hook runs %s, which is not an executable file", bin);
+        return false;
+    }
+    int rc = run_version(bin);
+    if (rc != 0) {
+        rp_buf_printf(why, "%s --version did not succeed (%s %d)", bin,
+                      rc < 0 ? "killed or timed out:" : "exit", rc);
+        return false;
+    }
+    return true;
+}
+
+/* Loads the hook's config (-c FILE, else the default stack); on an error writes the first one
+ * to why. */
+static bool check_config(const char *file, rp_buf *note, rp_buf *why)
+{
+    rp_config *cfg;
+    if (file) {
+        rp_config_file f = {file, RP_LEVEL_EXPLICIT};
+        cfg = rp_config_load(&f, 1);
+    } else {
+        rp_cli_trust_probe probe = {.prog = "rampart doctor"};
+        cfg = rp_cli_load_config(NULL, 0, &probe, false);
+        if (probe.store) {
+            rp_store_close(probe.store);
+        }
+    }
+    bool ok = cfg->n_errors == 0;
+    if (!ok) {
+        for (size_t i = 0; i < cfg->n_diags; i++) {
+            if (!cfg->diags[i].warning) {
+                rp_buf line = {0};
+                rp_diag_format(&cfg->diags[i], &line);
+                rp_buf_printf(why, "the config does not load: %s", line.data ? line.data : "");
+                rp_buf_free(&line);
+                break;
+            }
+        }
+    } else {
+        rp_buf_puts(note, file ? "config ok" : "default config ok");
+    }
+    rp_config_free(cfg);
+    return ok;
+}
+
+/* A path for display: $HOME shown as ~. */
+static void show_path(rp_buf *out, const char *path)
+{
+    const char *home = getenv("HOME");
+    size_t hl = home ? strlen(home) : 0;
+    if (hl > 1 && strncmp(path, home, hl) == 0 && path[hl] == '/') {
+        rp_buf_printf(out, "~%s", path + hl);
+    } else {
+        rp_buf_puts(out, path);
+    }
+}
+
+/* Checks one hook command; appends "BIN, config ok" to note or the problem to why. */
+static bool check_command(const char *command, rp_buf *note, rp_buf *why)
+{
+    char *words[32];
+    size_t n = split_words(command, words, 32);
+    const char *config = NULL;
+    for (size_t i = 1; i + 1 < n; i++) {
+        if (strcmp(words[i], "-c") == 0 || strcmp(words[i], "--config") == 0) {
+            config = words[i + 1];
+        } else if (strncmp(words[i], "--config=", 9) == 0) {
+            config = words[i] + 9;
+        }
+    }
+    bool ok = n > 0 && check_binary(words[0], why);
+    if (n == 0) {
+        rp_buf_puts(why, "an empty hook command");
+    }
+    if (ok) {
+        rp_buf_printf(note, "%s, ", words[0]);
+        ok = check_config(config, note, why);
+    }
+    for (size_t i = 0; i < n; i++) {
+        free(words[i]);
+    }
+    return ok;
+}
+
+static int read_all(const char *path, rp_buf *out)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        return errno == ENOENT ? 0 : -1;
+    }
+    char chunk[8192];
+    size_t n;
+    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0) {
+        rp_buf_append(out, chunk, n);
+    }
+    fclose(f);
+    rp_buf_append(out, "", 0);
+    return 1;
+}
+
+/* The binary an installed extension runs: the default of `process.env.RAMPART_BIN || "..."`. */
+static char *extension_binary(const rp_buf *text)
+{
+    const char *key = "process.env.RAMPART_BIN || ";
+    const char *p = strstr(text->data, key);
+    if (!p) {
+        return NULL;
+    }
+    p += strlen(key);
+    if (*p != '"') {
+        return NULL;
+    }
+    const char *e = p + 1;
+    while (*e && *e != '"') {
+        e += (*e == '\\' && e[1]) ? 2 : 1;
+    }
+    rp_arena a = {0};
+    rp_json_error err;
+    rp_json *v = rp_json_parse(&a, p, (size_t)(e - p) + (*e == '"'), &err);
+    char *bin = v && v->type == RP_JSON_STRING ? strdup(v->v.s) : NULL;
+    rp_arena_free(&a);
+    return bin;
+}
+
+static void ignore(void *self, const char *command)
+{
+    (void)self;
+    (void)command;
+}
+
+/* Whether every event install registers has a handler of ours (a removed one leaves, say,
+ * PreToolUse unguarded while the rest looks installed). */
+static bool all_events(const rp_install_target *t, const rp_buf *text, rp_buf *why)
+{
+    bool all = true;
+    for (size_t i = 0; i < t->n_events; i++) {
+        rp_splice_spec one = rp_install_spec(t, "");
+        one.events = &t->events[i];
+        one.n_events = 1;
+        rp_splice_error err;
+        if (rp_splice_find_ours(text->data, text->len, &one, ignore, NULL, &err) <= 0) {
+            rp_buf_printf(why, "%s%s", all ? "no rampart hook for " : ", ", t->events[i].name);
+            all = false;
+        }
+    }
+    if (!all) {
+        rp_buf_printf(why, "; run `rampart install %s`", t->host);
+    }
+    return all;
+}
+
+/* One host's line; returns whether it is fine (ok or not installed). */
+static bool doctor_host(const rp_install_target *t, const char *base, bool project)
+{
+    rp_buf path = {0}, shown = {0}, note = {0}, why = {0}, text = {0};
+    rp_buf_printf(&path, "%s/%s", base, project ? t->project_path : t->user_path);
+    show_path(&shown, path.data);
+    bool fine = true;
+    int have = read_all(path.data, &text);
+    if (have < 0) {
+        printf("%s: BROKEN: %s: %s\n", t->host, shown.data, strerror(errno));
+        fine = false;
+    } else if (have == 0) {
+        printf("%s: not installed\n", t->host);
+    } else if (t->extension) {
+        if (strncmp(text.data, RP_INSTALL_EXT_MARKER, strlen(RP_INSTALL_EXT_MARKER)) != 0) {
+            printf("%s: not installed (%s exists but was not written by rampart install)\n",
+                   t->host, shown.data);
+        } else {
+            char *bin = extension_binary(&text);
+            if (!bin) {
+                printf("%s: BROKEN: %s names no rampart binary\n", t->host, shown.data);
+                fine = false;
+            } else if (check_binary(bin, &why) && check_config(NULL, &note, &why)) {
+                printf("%s: ok (extension %s → %s, %s)\n", t->host, shown.data, bin, note.data);
+            } else {
+                printf("%s: BROKEN: %s (extension %s)\n", t->host, why.data, shown.data);
+                fine = false;
+            }
+            free(bin);
+        }
+    } else {
+        rp_splice_spec spec = rp_install_spec(t, "");
+        rp_splice_error err;
+        commands cmds = {0};
+        int n = rp_splice_find_ours(text.data, text.len, &spec, collect, &cmds, &err);
+        if (n < 0) {
+            printf("%s: BROKEN: %s:%d:%d: %s\n", t->host, shown.data, err.line, err.col, err.msg);
+            fine = false;
+        } else if (n == 0) {
+            printf("%s: not installed\n", t->host);
+        } else {
+            for (size_t i = 0; i < cmds.n && fine; i++) {
+                rp_buf_reset(&note);
+                fine = check_command(cmds.cmd[i], &note, &why);
+            }
+            if (fine) {
+                fine = all_events(t, &text, &why);
+            }
+            if (!fine) {
+                printf("%s: BROKEN: %s (hook in %s)\n", t->host, why.data, shown.data);
+            } else if (strcmp(t->host, "codex") == 0) {
+                /* Not a failure: the hook is right, and after the user has trusted it a
+                 * failing doctor would stay red for ever. The line says what to check. */
+                printf("%s: ok (hook in %s → %s), but TRUST UNVERIFIED: Codex runs an untrusted "
+                       "or modified hook not at all, and rampart cannot read its trust; run "
+                       "`codex`, review the rampart hook and trust it%s\n",
+                       t->host, shown.data, note.data,
+                       project ? " (and trust this project, or its .codex/ layer stays disabled)"
+                               : "");
+            } else {
+                printf("%s: ok (hook in %s → %s)\n", t->host, shown.data, note.data);
+            }
+        }
+        for (size_t i = 0; i < cmds.n; i++) {
+            free(cmds.cmd[i]);
+        }
+    }
+    rp_buf_free(&path);
+    rp_buf_free(&shown);
+    rp_buf_free(&note);
+    rp_buf_free(&why);
+    rp_buf_free(&text);
+    return fine;
+}
 
 static int doctor_run(int argc, char **argv)
 {
-    (void)argc;
-    (void)argv;
-    fprintf(stderr, "rampart doctor: not implemented yet\n");
-    return RP_EXIT_FAIL;
+    const rp_cli_command *cmd = &rp_cmd_doctor;
+    bool project = false;
+    for (int i = 1; i < argc; i++) {
+        if (rp_cli_is_help(argv[i])) {
+            rp_cli_print_usage(cmd, stdout);
+            return RP_EXIT_OK;
+        } else if (strcmp(argv[i], "--project") == 0) {
+            project = true;
+        } else if (strcmp(argv[i], "--user") == 0) {
+            project = false;
+        } else {
+            return rp_cli_usage_error(cmd, "unknown argument '%s'", argv[i]);
+        }
+    }
+    char cwd[PATH_MAX];
+    const char *base;
+    if (project) {
+        if (!getcwd(cwd, sizeof cwd)) {
+            fprintf(stderr, "rampart doctor: the current directory: %s\n", strerror(errno));
+            return RP_EXIT_FAIL;
+        }
+        base = cwd;
+    } else {
+        base = getenv("HOME");
+        if (!base || base[0] != '/') {
+            fprintf(stderr, "rampart doctor: $HOME is not set to an absolute path\n");
+            return RP_EXIT_FAIL;
+        }
+    }
+    size_t n;
+    const rp_install_target *targets = rp_install_targets(&n);
+    bool all_fine = true;
+    for (size_t i = 0; i < n; i++) {
+        all_fine = doctor_host(&targets[i], base, project) && all_fine;
+    }
+    fflush(stdout);
+    return all_fine ? RP_EXIT_OK : RP_EXIT_FAIL;
 }
 
 const rp_cli_command rp_cmd_doctor = {
     .name = "doctor",
-    .summary = "(not implemented yet)",
-    .usage = "usage: rampart doctor\n",
+    .summary = "check that each coding agent's rampart hook works",
+    .usage = doctor_usage,
     .run = doctor_run,
 };

@@ -1,26 +1,546 @@
-/* cmd_install.c — `rampart install` (issue 8; placeholder until it lands). */
+/* cmd_install.c — `rampart install HOST` and `rampart uninstall HOST` (issue 8).
+ *
+ * Settings hosts (Claude Code, Codex, Cursor, Gemini) get rampart's hook entries spliced into
+ * their JSON settings file (settings_splice.h): every other byte of the file stays as it was,
+ * the previous file is kept as FILE.rampart-backup, and the new one replaces it atomically.
+ * Pi and opencode get the extension file compiled into this binary. The hook command names
+ * this binary by its absolute path, so the hook does not depend on the host's PATH. */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli/cli.h"
+#include "hosts/install_targets.h"
+
+static const char install_usage[] =
+    "usage: rampart install HOST [--user | --project] [-c FILE] [--dry-run]\n"
+    "\n"
+    "Registers `rampart hook HOST` in the host's settings, for every event rampart gates.\n"
+    "HOST is claude-code, codex, cursor, gemini, pi or opencode. --user (the default) writes\n"
+    "the user's file under $HOME, --project the current directory's:\n"
+    "  claude-code  ~/.claude/settings.json            ./.claude/settings.json\n"
+    "  codex        ~/.codex/hooks.json                ./.codex/hooks.json\n"
+    "  cursor       ~/.cursor/hooks.json               ./.cursor/hooks.json\n"
+    "  gemini       ~/.gemini/settings.json            ./.gemini/settings.json\n"
+    "  pi           ~/.pi/agent/extensions/rampart.ts  ./.pi/extensions/rampart.ts\n"
+    "  opencode     ~/.config/opencode/plugin/rampart.ts  ./.opencode/plugin/rampart.ts\n"
+    "The JSON files are edited in place: only rampart's entries are added, the rest of the file\n"
+    "is kept byte for byte, and the previous version is saved as FILE.rampart-backup. Running\n"
+    "install again changes nothing. -c FILE makes the hook use that config (settings hosts\n"
+    "only). --dry-run prints the resulting file instead of writing it.\n";
+
+static const char uninstall_usage[] =
+    "usage: rampart uninstall HOST [--user | --project] [--dry-run]\n"
+    "\n"
+    "Removes what `rampart install HOST` added: every hook entry that runs `rampart hook HOST`\n"
+    "(any path), and groups, events or a \"hooks\" object left empty by that; install then\n"
+    "uninstall gives back the original file byte for byte. For pi and opencode it deletes the\n"
+    "extension file if rampart wrote it.\n";
+
+typedef struct install_args {
+    const char *host;
+    bool project;
+    bool dry_run;
+    const char *config;
+} install_args;
+
+static int parse_args(const rp_cli_command *cmd, int argc, char **argv, install_args *a,
+                      bool allow_config)
+{
+    memset(a, 0, sizeof *a);
+    for (int i = 1; i < argc; i++) {
+        const char *value = NULL;
+        int m;
+        if (rp_cli_is_help(argv[i])) {
+            rp_cli_print_usage(cmd, stdout);
+            return -1;
+        } else if (strcmp(argv[i], "--project") == 0) {
+            a->project = true;
+        } else if (strcmp(argv[i], "--user") == 0) {
+            a->project = false;
+        } else if (strcmp(argv[i], "--dry-run") == 0) {
+            a->dry_run = true;
+        } else if (allow_config &&
+                   (m = rp_cli_flag_value(argc, argv, &i, "--config", "-c", &value)) != 0) {
+            if (m < 0 || value[0] == '\0') {
+                return rp_cli_usage_error(cmd, "-c needs a config file");
+            }
+            a->config = value;
+        } else if (argv[i][0] == '-') {
+            return rp_cli_usage_error(cmd, "unknown option '%s'", argv[i]);
+        } else if (a->host) {
+            return rp_cli_usage_error(cmd, "one host at a time");
+        } else {
+            a->host = argv[i];
+        }
+    }
+    if (!a->host) {
+        return rp_cli_usage_error(cmd, "which host? (claude-code, codex, cursor, gemini, pi, "
+                                       "opencode)");
+    }
+    if (!rp_install_target_find(a->host)) {
+        return rp_cli_usage_error(cmd, "unknown host '%s'", a->host);
+    }
+    return RP_EXIT_OK;
+}
+
+/* The settings or extension file of t for the chosen scope (malloc'd), or NULL. */
+static char *target_path(const rp_install_target *t, bool project, const char *prog)
+{
+    char cwd[PATH_MAX];
+    const char *base;
+    if (project) {
+        if (!getcwd(cwd, sizeof cwd)) {
+            fprintf(stderr, "%s: the current directory: %s\n", prog, strerror(errno));
+            return NULL;
+        }
+        base = cwd;
+    } else {
+        base = getenv("HOME");
+        if (!base || base[0] != '/') {
+            fprintf(stderr, "%s: $HOME is not set to an absolute path\n", prog);
+            return NULL;
+        }
+    }
+    rp_buf p = {0};
+    rp_buf_printf(&p, "%s/%s", base, project ? t->project_path : t->user_path);
+    return rp_buf_take(&p);
+}
+
+/* Reads a whole file. Returns 1 (read), 0 (it does not exist) or -1 (error printed). */
+static int read_file(const char *path, rp_buf *out, mode_t *mode, const char *prog)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        if (errno == ENOENT) {
+            return 0;
+        }
+        fprintf(stderr, "%s: %s: %s\n", prog, path, strerror(errno));
+        return -1;
+    }
+    struct stat st;
+    if (mode) {
+        *mode = fstat(fileno(f), &st) == 0 ? (st.st_mode & 07777) : 0644;
+    }
+    char chunk[8192];
+    size_t n;
+    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0) {
+        rp_buf_append(out, chunk, n);
+    }
+    bool bad = ferror(f);
+    fclose(f);
+    if (bad) {
+        fprintf(stderr, "%s: %s: read error\n", prog, path);
+        return -1;
+    }
+    if (!out->data) {
+        rp_buf_append(out, "", 0);
+    }
+    return 1;
+}
+
+/* Creates every missing parent directory of path. */
+static int make_parents(const char *path, const char *prog)
+{
+    char tmp[PATH_MAX];
+    if (strlen(path) >= sizeof tmp) {
+        fprintf(stderr, "%s: %s: path too long\n", prog, path);
+        return -1;
+    }
+    strcpy(tmp, path);
+    for (char *p = tmp + 1; *p; p++) {
+        if (*p != '/') {
+            continue;
+        }
+        *p = '\0';
+        if (mkdir(tmp, 0755) != 0 && errno != EEXIST) {
+            fprintf(stderr, "%s: %s: %s\n", prog, tmp, strerror(errno));
+            return -1;
+        }
+        *p = '/';
+    }
+    return 0;
+}
+
+/* Writes data to path through a temporary file in the same directory and a rename, so that a
+ * host reading the file never sees half of it. */
+static int write_atomic(const char *path, const char *data, size_t len, mode_t mode,
+                        const char *prog)
+{
+    /* A settings file kept in a dotfiles repository is often a symlink: write the file it
+     * points at, so the link survives. */
+    char real[PATH_MAX];
+    struct stat lst;
+    if (lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode) && realpath(path, real)) {
+        path = real;
+    }
+    if (make_parents(path, prog) != 0) {
+        return -1;
+    }
+    rp_buf tmp = {0};
+    rp_buf_printf(&tmp, "%s.rampart-tmp.%ld", path, (long)getpid());
+    int fd = open(tmp.data, O_WRONLY | O_CREAT | O_TRUNC, mode);
+    if (fd < 0) {
+        fprintf(stderr, "%s: %s: %s\n", prog, tmp.data, strerror(errno));
+        rp_buf_free(&tmp);
+        return -1;
+    }
+    bool ok = fchmod(fd, mode) == 0;
+    for (size_t off = 0; ok && off < len;) {
+        ssize_t w = write(fd, data + off, len - off);
+        if (w < 0 && errno == EINTR) {
+            continue;
+        }
+        ok = w > 0;
+        off += ok ? (size_t)w : 0;
+    }
+    ok = ok && fsync(fd) == 0;
+    ok = close(fd) == 0 && ok;
+    if (!ok || rename(tmp.data, path) != 0) {
+        fprintf(stderr, "%s: cannot write %s: %s\n", prog, path, strerror(errno));
+        unlink(tmp.data);
+        rp_buf_free(&tmp);
+        return -1;
+    }
+    rp_buf_free(&tmp);
+    return 0;
+}
+
+static char *backup_path(const char *path)
+{
+    rp_buf b = {0};
+    rp_buf_printf(&b, "%s.rampart-backup", path);
+    return rp_buf_take(&b);
+}
+
+/* The absolute path of this binary. */
+static int self_path(char *out, size_t size, const char *prog)
+{
+    ssize_t n = readlink("/proc/self/exe", out, size - 1);
+    if (n <= 0) {
+        fprintf(stderr, "%s: cannot find this binary's path (/proc/self/exe): %s\n", prog,
+                strerror(errno));
+        return -1;
+    }
+    out[n] = '\0';
+    return 0;
+}
+
+/* The hook command for t, or -1 (error printed). */
+static int hook_command(const install_args *a, const char *bin, rp_buf *cmd, const char *prog)
+{
+    rp_install_sh_quote(cmd, bin);
+    rp_buf_printf(cmd, " hook %s", a->host);
+    if (!a->config) {
+        return 0;
+    }
+    char real[PATH_MAX];
+    if (!realpath(a->config, real)) {
+        fprintf(stderr, "%s: %s: %s\n", prog, a->config, strerror(errno));
+        return -1;
+    }
+    /* A hook with a config that does not load would deny every tool call: refuse it now. */
+    rp_config_file f = {real, RP_LEVEL_EXPLICIT};
+    rp_config *cfg = rp_config_load(&f, 1);
+    size_t n_errors = cfg->n_errors;
+    if (n_errors > 0) {
+        rp_cli_print_diags(cfg, stderr);
+    }
+    rp_config_free(cfg);
+    if (n_errors > 0) {
+        fprintf(stderr, "%s: %s does not load; not installing a hook that uses it\n", prog, real);
+        return -1;
+    }
+    rp_buf_puts(cmd, " -c ");
+    rp_install_sh_quote(cmd, real);
+    return 0;
+}
+
+static void codex_trust_note(const char *path)
+{
+    printf("Codex runs a hook only once it is trusted: a new or changed hook shows as "
+           "Untrusted/Modified and does not run. Start `codex`, review the rampart hook in %s "
+           "and trust it; `rampart doctor` reminds you.\n",
+           path);
+}
+
+static int install_extension(const rp_install_target *t, const install_args *a, const char *bin,
+                             const char *path, const char *prog)
+{
+    rp_buf text = {0}, old = {0};
+    rp_install_extension_text(t, bin, &text);
+    int rc = RP_EXIT_OK;
+    int have = read_file(path, &old, NULL, prog);
+    if (have < 0) {
+        rc = RP_EXIT_FAIL;
+    } else if (have && old.len == text.len && memcmp(old.data, text.data, text.len) == 0) {
+        printf("%s: already installed (%s)\n", t->host, path);
+    } else if (have && strncmp(old.data, RP_INSTALL_EXT_MARKER, strlen(RP_INSTALL_EXT_MARKER))) {
+        fprintf(stderr, "%s: %s exists and was not written by rampart install; not replacing it\n",
+                prog, path);
+        rc = RP_EXIT_FAIL;
+    } else if (a->dry_run) {
+        fwrite(text.data, 1, text.len, stdout);
+    } else if (write_atomic(path, text.data, text.len, 0644, prog) != 0) {
+        rc = RP_EXIT_FAIL;
+    } else {
+        printf("%s: installed %s (runs %s hook %s)\n", t->host, path, bin, t->host);
+    }
+    rp_buf_free(&text);
+    rp_buf_free(&old);
+    return rc;
+}
+
+static void count_only(void *self, const char *command)
+{
+    (void)self;
+    (void)command;
+}
+
+/* Whether text already holds a handler of ours. The backup keeps the file as it was before
+ * rampart was first installed, so a re-install (a moved binary, another -c) does not replace
+ * it with a version that has our entries in it. */
+static bool has_ours(const rp_install_target *t, const rp_buf *text)
+{
+    rp_splice_spec spec = rp_install_spec(t, "");
+    rp_splice_error err;
+    return rp_splice_find_ours(text->data ? text->data : "", text->len, &spec, count_only, NULL,
+                               &err) > 0;
+}
+
+static int install_settings(const rp_install_target *t, const install_args *a, const char *cmd,
+                            const char *path, const char *prog)
+{
+    rp_buf old = {0}, out = {0};
+    mode_t mode = 0644;
+    int have = read_file(path, &old, &mode, prog);
+    if (have < 0) {
+        return RP_EXIT_FAIL;
+    }
+    rp_splice_spec spec = rp_install_spec(t, cmd);
+    rp_splice_error err;
+    rp_splice_status st = rp_splice_install(old.data ? old.data : "", old.len, &spec, &out, &err);
+    int rc = RP_EXIT_OK;
+    char *bak = backup_path(path);
+    if (st == RP_SPLICE_ERROR) {
+        fprintf(stderr, "%s: %s:%d:%d: %s (file left unchanged)\n", prog, path, err.line, err.col,
+                err.msg);
+        rc = RP_EXIT_FAIL;
+    } else if (a->dry_run) {
+        fwrite(out.data, 1, out.len, stdout);
+    } else if (st == RP_SPLICE_UNCHANGED) {
+        printf("%s: already installed (%s)\n", t->host, path);
+    } else if (have && !has_ours(t, &old) &&
+               write_atomic(bak, old.data, old.len, mode, prog) != 0) {
+        rc = RP_EXIT_FAIL;
+    } else if (write_atomic(path, out.data, out.len, mode, prog) != 0) {
+        rc = RP_EXIT_FAIL;
+    } else {
+        if (!have) {
+            unlink(bak); /* an older backup would not describe this file */
+        }
+        if (have && access(bak, F_OK) == 0) {
+            printf("%s: installed in %s (the original is kept in %s)\n", t->host, path, bak);
+        } else {
+            printf("%s: installed in %s\n", t->host, path);
+        }
+        if (strcmp(t->host, "codex") == 0) {
+            codex_trust_note(path);
+        }
+    }
+    free(bak);
+    rp_buf_free(&old);
+    rp_buf_free(&out);
+    return rc;
+}
 
 static int install_run(int argc, char **argv)
 {
-    (void)argc;
-    (void)argv;
-    fprintf(stderr, "rampart install: not implemented yet\n");
-    return RP_EXIT_FAIL;
+    const rp_cli_command *cmd = &rp_cmd_install;
+    const char *prog = "rampart install";
+    install_args a;
+    int prc = parse_args(cmd, argc, argv, &a, true);
+    if (prc != RP_EXIT_OK) {
+        return prc < 0 ? RP_EXIT_OK : prc;
+    }
+    const rp_install_target *t = rp_install_target_find(a.host);
+    if (t->extension && a.config) {
+        return rp_cli_usage_error(cmd,
+                                  "-c is not supported for %s (its extension runs `rampart "
+                                  "hook %s` with the default config)",
+                                  t->host, t->host);
+    }
+    char bin[PATH_MAX];
+    if (self_path(bin, sizeof bin, prog) != 0) {
+        return RP_EXIT_FAIL;
+    }
+    char *path = target_path(t, a.project, prog);
+    if (!path) {
+        return RP_EXIT_FAIL;
+    }
+    int rc;
+    if (t->extension) {
+        rc = install_extension(t, &a, bin, path, prog);
+    } else {
+        rp_buf command = {0};
+        rc = hook_command(&a, bin, &command, prog) != 0
+                 ? RP_EXIT_FAIL
+                 : install_settings(t, &a, command.data, path, prog);
+        rp_buf_free(&command);
+    }
+    free(path);
+    return rc;
+}
+
+static int uninstall_extension(const rp_install_target *t, const install_args *a, const char *path,
+                               const char *prog)
+{
+    rp_buf old = {0};
+    int have = read_file(path, &old, NULL, prog);
+    int rc = RP_EXIT_OK;
+    if (have < 0) {
+        rc = RP_EXIT_FAIL;
+    } else if (!have) {
+        printf("%s: not installed (%s)\n", t->host, path);
+    } else if (strncmp(old.data, RP_INSTALL_EXT_MARKER, strlen(RP_INSTALL_EXT_MARKER)) != 0) {
+        fprintf(stderr, "%s: %s was not written by rampart install; leaving it\n", prog, path);
+        rc = RP_EXIT_FAIL;
+    } else if (a->dry_run) {
+        printf("%s: would delete %s\n", t->host, path);
+    } else if (unlink(path) != 0) {
+        fprintf(stderr, "%s: %s: %s\n", prog, path, strerror(errno));
+        rc = RP_EXIT_FAIL;
+    } else {
+        printf("%s: removed %s\n", t->host, path);
+    }
+    rp_buf_free(&old);
+    return rc;
+}
+
+/* Whether text is exactly what install writes into a missing file (uninstall then deletes it). */
+static bool created_by_install(const rp_splice_spec *spec, const rp_buf *text)
+{
+    rp_buf fresh = {0};
+    rp_splice_error err;
+    rp_splice_install("", 0, spec, &fresh, &err);
+    bool same = fresh.len == text->len && memcmp(fresh.data, text->data, text->len) == 0;
+    rp_buf_free(&fresh);
+    return same;
+}
+
+static void first_command(void *self, const char *command)
+{
+    rp_buf *b = self;
+    if (!b->data) {
+        rp_buf_puts(b, command);
+    }
+}
+
+static int uninstall_settings(const rp_install_target *t, const install_args *a, const char *path,
+                              const char *prog)
+{
+    rp_buf old = {0}, bak = {0}, out = {0}, ours = {0};
+    mode_t mode = 0644;
+    int have = read_file(path, &old, &mode, prog);
+    if (have <= 0) {
+        if (have == 0) {
+            printf("%s: not installed (%s)\n", t->host, path);
+        }
+        return have < 0 ? RP_EXIT_FAIL : RP_EXIT_OK;
+    }
+    char *bpath = backup_path(path);
+    int have_bak = read_file(bpath, &bak, NULL, prog);
+    /* Removal takes any handler running `rampart hook HOST`; the command install wrote (found
+     * in the file) lets the backup be checked: if installing into it gives this file, the
+     * backup is the exact original. Without a backup the original may have been no file. */
+    rp_splice_spec spec = rp_install_spec(t, "");
+    rp_splice_error err;
+    int n = rp_splice_find_ours(old.data, old.len, &spec, first_command, &ours, &err);
+    spec.command = ours.data ? ours.data : "";
+    rp_splice_status st = RP_SPLICE_ERROR;
+    bool delete_file = false;
+    /* A backup with entries of ours in it is not the original (written by an older version,
+     * or by hand): only a clean one is restored. */
+    bool usable_bak = have_bak > 0 && !has_ours(t, &bak);
+    if (n > 0 && usable_bak) {
+        st = rp_splice_uninstall_exact(old.data, old.len, bak.data, bak.len, &spec, &out, &err);
+    } else if (n > 0 && created_by_install(&spec, &old)) {
+        st = RP_SPLICE_CHANGED;
+        delete_file = true;
+    } else if (n >= 0) {
+        st = rp_splice_uninstall(old.data, old.len, &spec, &out, &err);
+    }
+    int rc = RP_EXIT_OK;
+    if (st == RP_SPLICE_ERROR) {
+        fprintf(stderr, "%s: %s:%d:%d: %s (file left unchanged)\n", prog, path, err.line, err.col,
+                err.msg);
+        rc = RP_EXIT_FAIL;
+    } else if (st == RP_SPLICE_UNCHANGED) {
+        printf("%s: not installed (%s)\n", t->host, path);
+    } else if (a->dry_run) {
+        if (delete_file) {
+            printf("%s: would delete %s (install created it)\n", t->host, path);
+        } else {
+            fwrite(out.data, 1, out.len, stdout);
+        }
+    } else if (delete_file) {
+        if (unlink(path) != 0) {
+            fprintf(stderr, "%s: %s: %s\n", prog, path, strerror(errno));
+            rc = RP_EXIT_FAIL;
+        } else {
+            printf("%s: removed %s (install had created it)\n", t->host, path);
+        }
+    } else if (write_atomic(path, out.data, out.len, mode, prog) != 0) {
+        rc = RP_EXIT_FAIL;
+    } else {
+        printf("%s: removed from %s\n", t->host, path);
+    }
+    if (rc == RP_EXIT_OK && !a->dry_run && st == RP_SPLICE_CHANGED && have_bak > 0) {
+        unlink(bpath); /* the file is back to what the backup held (or the backup was stale) */
+    }
+    free(bpath);
+    rp_buf_free(&old);
+    rp_buf_free(&bak);
+    rp_buf_free(&out);
+    rp_buf_free(&ours);
+    return rc;
+}
+
+static int uninstall_run(int argc, char **argv)
+{
+    const rp_cli_command *cmd = &rp_cmd_uninstall;
+    const char *prog = "rampart uninstall";
+    install_args a;
+    int prc = parse_args(cmd, argc, argv, &a, false);
+    if (prc != RP_EXIT_OK) {
+        return prc < 0 ? RP_EXIT_OK : prc;
+    }
+    const rp_install_target *t = rp_install_target_find(a.host);
+    char *path = target_path(t, a.project, prog);
+    if (!path) {
+        return RP_EXIT_FAIL;
+    }
+    int rc = t->extension ? uninstall_extension(t, &a, path, prog)
+                          : uninstall_settings(t, &a, path, prog);
+    free(path);
+    return rc;
 }
 
 const rp_cli_command rp_cmd_install = {
     .name = "install",
-    .summary = "(not implemented yet)",
-    .usage = "usage: rampart install\n",
+    .summary = "register rampart's hook in a coding agent (claude-code, codex, cursor, ...)",
+    .usage = install_usage,
     .run = install_run,
 };
 
 const rp_cli_command rp_cmd_uninstall = {
     .name = "uninstall",
-    .summary = "(not implemented yet)",
-    .usage = "usage: rampart uninstall\n",
-    .run = install_run,
+    .summary = "remove what `rampart install` added",
+    .usage = uninstall_usage,
+    .run = uninstall_run,
 };

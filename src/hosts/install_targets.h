@@ -1,0 +1,55 @@
+/* install_targets.h — where `rampart install` registers rampart in each host, and how.
+ *
+ * One table entry per host: the settings file (user and project scope, relative to $HOME or the
+ * current directory), the events to register with their matchers, the handler's timeout in the
+ * host's unit, and the shape of the registration (see settings_splice.h). Pi and opencode take
+ * an extension file instead of a settings entry: its text is compiled into the binary from
+ * integrations/<host>/rampart.ts (see CMakeLists.txt). */
+#ifndef RAMPART_HOSTS_INSTALL_TARGETS_H
+#define RAMPART_HOSTS_INSTALL_TARGETS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "hosts/settings_splice.h"
+
+/* Generated from integrations/pi/rampart.ts and integrations/opencode/rampart.ts. */
+extern const char rp_extension_pi[];
+extern const size_t rp_extension_pi_len;
+extern const char rp_extension_opencode[];
+extern const size_t rp_extension_opencode_len;
+
+/* The first line of an extension file that `rampart install` wrote: uninstall deletes only a
+ * file that starts with it. */
+#define RP_INSTALL_EXT_MARKER "// installed by `rampart install`; `rampart uninstall` removes it."
+
+typedef struct rp_install_target {
+    const char *host;         /* "claude-code", ... as `rampart hook HOST` spells it */
+    const char *user_path;    /* relative to $HOME */
+    const char *project_path; /* relative to the current directory */
+    /* Settings hosts: */
+    rp_splice_shape shape;
+    const rp_splice_event *events;
+    size_t n_events;
+    int timeout; /* in the host's unit; 0 = no timeout key */
+    /* Extension hosts (NULL for settings hosts): */
+    const char *extension;
+    const size_t *extension_len;
+} rp_install_target;
+
+/* Every host, in the order `rampart doctor` reports them. */
+const rp_install_target *rp_install_targets(size_t *count);
+const rp_install_target *rp_install_target_find(const char *host); /* NULL if unknown */
+
+/* The splice spec of a settings host for handler `command`. */
+rp_splice_spec rp_install_spec(const rp_install_target *t, const char *command);
+
+/* Appends s to out, quoted for sh when it holds anything outside [A-Za-z0-9_./-]. */
+void rp_install_sh_quote(rp_buf *out, const char *s);
+
+/* The extension text for `bin`: the marker line, then the embedded text with the token
+ * __RAMPART_BIN__ (inside a string literal) replaced by bin, and the default binary of
+ * `process.env.RAMPART_BIN || "rampart"` replaced by bin too. */
+void rp_install_extension_text(const rp_install_target *t, const char *bin, rp_buf *out);
+
+#endif

@@ -1,0 +1,266 @@
+#!/usr/bin/env bash
+# install.sh BINARY SOURCE_DIR — `rampart install`, `uninstall` and `doctor` through the real
+# binary, with HOME in a temp dir: for every host the exact file a fresh install writes, doctor
+# saying ok (Codex: not trusted), uninstall giving back the original (no file, or the same bytes
+# of a file with unrelated content), idempotence, the backup, --project, --dry-run, -c, a path
+# that needs quoting, a file that is not JSON left untouched, and doctor finding BROKEN hooks (a
+# missing binary, a config that does not load, a settings file that does not parse).
+set -u
+. "$(dirname "$0")/lib.sh"
+e2e_init install "$1" "$2"
+
+OUT=$TMP/out
+ERR=$TMP/err
+cd "$TMP" || exit 2
+
+settings_path() {
+    case $1 in
+    claude-code) echo "$HOME/.claude/settings.json" ;;
+    codex) echo "$HOME/.codex/hooks.json" ;;
+    cursor) echo "$HOME/.cursor/hooks.json" ;;
+    gemini) echo "$HOME/.gemini/settings.json" ;;
+    pi) echo "$HOME/.pi/agent/extensions/rampart.ts" ;;
+    opencode) echo "$HOME/.config/opencode/plugin/rampart.ts" ;;
+    esac
+}
+
+# expected_fresh HOST COMMAND: the exact file a fresh install writes (JSON with 2-space indent,
+# which is what Python's json.dumps(indent=2) prints too), plus a final newline.
+expected_fresh() {
+    python3 - "$1" "$2" <<'PY'
+import json, sys
+host, cmd = sys.argv[1], sys.argv[2]
+def group(matcher, timeout):
+    h = {"type": "command", "command": cmd, "timeout": timeout}
+    g = {"matcher": matcher} if matcher else {}
+    g["hooks"] = [h]
+    return [g]
+if host == "claude-code":
+    ev = [("PreToolUse", "*"), ("PostToolUse", "*"), ("PostToolUseFailure", "*"),
+          ("UserPromptSubmit", None), ("SessionStart", None), ("SessionEnd", None),
+          ("Stop", None), ("SubagentStop", None)]
+    doc = {"hooks": {e: group(m, 5) for e, m in ev}}
+elif host == "codex":
+    ev = [("SessionStart", None), ("UserPromptSubmit", None), ("PreToolUse", ".*"),
+          ("PostToolUse", ".*"), ("Stop", None), ("SubagentStop", None)]
+    doc = {"hooks": {e: group(m, 5) for e, m in ev}}
+elif host == "gemini":
+    ev = [("BeforeTool", ".*"), ("AfterTool", ".*"), ("BeforeAgent", None),
+          ("AfterAgent", None), ("BeforeModel", None), ("AfterModel", None),
+          ("SessionStart", None), ("SessionEnd", None)]
+    doc = {"hooks": {e: group(m, 5000) for e, m in ev}}
+else:
+    ev = ["beforeShellExecution", "beforeMCPExecution", "beforeReadFile", "preToolUse",
+          "postToolUse", "afterShellExecution", "beforeSubmitPrompt", "stop", "sessionStart",
+          "sessionEnd"]
+    doc = {"version": 1, "hooks": {e: [{"command": cmd}] for e in ev}}
+sys.stdout.write(json.dumps(doc, indent=2, ensure_ascii=False) + "\n")
+PY
+}
+
+# ---- every settings host: fresh install, doctor, idempotence, uninstall ----
+for host in claude-code codex cursor gemini; do
+    f=$(settings_path "$host")
+    run_rampart "$OUT" "$ERR" install "$host"
+    expect_rc "$host: install into a missing file" 0
+    expected_fresh "$host" "$BIN hook $host" >"$TMP/want"
+    if cmp -s "$f" "$TMP/want"; then pass "$host: the fresh file is exact"; else
+        fail "$host: the fresh file is exact" "$(diff "$TMP/want" "$f" | head -20)"; fi
+    check "$host: no backup of a file that did not exist" test ! -e "$f.rampart-backup"
+    cp "$f" "$TMP/installed"
+    run_rampart "$OUT" "$ERR" install "$host"
+    expect_rc "$host: install again" 0
+    check "$host: install again says already installed" grep -q "^$host: already installed" "$OUT"
+    check "$host: install again changes nothing" cmp -s "$f" "$TMP/installed"
+
+    run_rampart "$OUT" "$ERR" doctor
+    if [ "$host" = codex ]; then
+        expect_rc "codex: doctor" 0
+        check "codex: doctor says trust is unverified" \
+            grep -q '^codex: ok (hook in .*), but TRUST UNVERIFIED: .*run `codex`, review the rampart hook and trust it$' "$OUT"
+    else
+        expect_rc "$host: doctor" 0
+        line="$host: ok (hook in ~/${f#"$HOME"/} → $BIN, default config ok)"
+        check "$host: doctor says ok" grep -qxF "$line" "$OUT"
+    fi
+
+    run_rampart "$OUT" "$ERR" uninstall "$host"
+    expect_rc "$host: uninstall" 0
+    check "$host: uninstall removes the file install created" test ! -e "$f"
+    run_rampart "$OUT" "$ERR" uninstall "$host"
+    check "$host: uninstall again says not installed" grep -q "^$host: not installed" "$OUT"
+done
+
+run_rampart "$OUT" "$ERR" install codex
+check "codex: install tells how to trust the hook" grep -q 'Codex runs a hook only once it is trusted' "$OUT"
+"$BIN" uninstall codex >/dev/null 2>&1
+
+# ---- unrelated content survives install/uninstall byte for byte ----
+mkdir -p "$HOME/.claude" "$HOME/.gemini" "$HOME/.cursor" "$HOME/.codex"
+printf '{\r\n\t"permissions": {\r\n\t\t"deny": ["Read(./.env)"]\r\n\t},\r\n\t"env": {"A": "\\u00e9"},\r\n\t"hooks": {\r\n\t\t"PreToolUse": [\r\n\t\t\t{"matcher": "Bash", "hooks": [{"type": "command", "command": "guard.sh"}]}\r\n\t\t]\r\n\t}\r\n}\r\n' \
+    >"$HOME/.claude/settings.json"
+printf '{ "theme": "GitHub", "mcpServers": {} }' >"$HOME/.gemini/settings.json"
+printf '{\n  "version": 1,\n  "hooks": {\n    "afterFileEdit": [{ "command": "./audit.sh" }]\n  }\n}\n' \
+    >"$HOME/.cursor/hooks.json"
+printf '{}' >"$HOME/.codex/hooks.json"
+chmod 600 "$HOME/.gemini/settings.json"
+for host in claude-code codex cursor gemini; do
+    f=$(settings_path "$host")
+    cp "$f" "$TMP/orig"
+    run_rampart "$OUT" "$ERR" install "$host"
+    expect_rc "$host: install next to unrelated content" 0
+    check "$host: the file changed" test "$(grep -c 'rampart hook' "$f")" -gt 0
+    check "$host: the backup holds the original" cmp -s "$f.rampart-backup" "$TMP/orig"
+    run_rampart "$OUT" "$ERR" uninstall "$host"
+    expect_rc "$host: uninstall next to unrelated content" 0
+    check "$host: the original bytes are back" cmp -s "$f" "$TMP/orig"
+    check "$host: the backup is gone" test ! -e "$f.rampart-backup"
+done
+check "gemini: the file mode is kept" test "$(stat -c %a "$HOME/.gemini/settings.json")" = 600
+
+# Without the backup (deleted), the splice alone still restores this file exactly.
+cp "$HOME/.claude/settings.json" "$TMP/orig"
+"$BIN" install claude-code >/dev/null 2>&1
+rm -f "$HOME/.claude/settings.json.rampart-backup"
+run_rampart "$OUT" "$ERR" uninstall claude-code
+check "claude-code: uninstall without the backup restores the bytes" cmp -s "$HOME/.claude/settings.json" "$TMP/orig"
+
+# An edit made after install survives uninstall (the backup no longer matches and is not used).
+printf '{\n  "model": "opus"\n}\n' >"$HOME/.claude/settings.json"
+"$BIN" install claude-code >/dev/null 2>&1
+sed -i 's/"opus"/"sonnet"/' "$HOME/.claude/settings.json"
+run_rampart "$OUT" "$ERR" uninstall claude-code
+check "an edit made after install survives uninstall" \
+    test "$(cat "$HOME/.claude/settings.json")" = "$(printf '{\n  "model": "sonnet"\n}')"
+
+# ---- --dry-run changes nothing ----
+cp "$HOME/.claude/settings.json" "$TMP/orig"
+run_rampart "$OUT" "$ERR" install claude-code --dry-run
+expect_rc "install --dry-run" 0
+check "install --dry-run prints the new file" grep -q "\"command\": \"$BIN hook claude-code\"" "$OUT"
+check "install --dry-run leaves the file" cmp -s "$HOME/.claude/settings.json" "$TMP/orig"
+check "install --dry-run writes no backup" test ! -e "$HOME/.claude/settings.json.rampart-backup"
+
+# ---- a file that is not JSON is refused and left untouched ----
+printf '{\n  // my settings\n  "model": "opus"\n}\n' >"$HOME/.claude/settings.json"
+cp "$HOME/.claude/settings.json" "$TMP/orig"
+run_rampart "$OUT" "$ERR" install claude-code
+expect_rc "install into a file with comments" 1
+check "the error names path:line:col" grep -q "$HOME/.claude/settings.json:2:3: " "$ERR"
+check "the file is left untouched" cmp -s "$HOME/.claude/settings.json" "$TMP/orig"
+run_rampart "$OUT" "$ERR" doctor
+expect_rc "doctor with a settings file that does not parse" 1
+check "doctor says BROKEN with line:col" grep -q '^claude-code: BROKEN: ~/.claude/settings.json:2:3: ' "$OUT"
+rm -f "$HOME/.claude/settings.json"
+
+# ---- doctor: a hook pointing at a missing binary, a config that does not load ----
+printf '{"hooks": {"PreToolUse": [{"matcher": "*", "hooks": [{"type": "command", "command": "/nowhere/rampart hook claude-code"}]}]}}\n' \
+    >"$HOME/.claude/settings.json"
+run_rampart "$OUT" "$ERR" doctor
+expect_rc "doctor with a missing binary" 1
+check "doctor says BROKEN for the missing binary" grep -qxF \
+    "claude-code: BROKEN: the hook runs /nowhere/rampart, which does not exist (hook in ~/.claude/settings.json)" "$OUT"
+check "doctor: the other hosts are not installed" grep -qx 'gemini: not installed' "$OUT"
+rm -f "$HOME/.claude/settings.json"
+# A hook removed from some events leaves them unguarded.
+printf '{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "%s hook claude-code"}]}]}}\n' "$BIN" \
+    >"$HOME/.claude/settings.json"
+run_rampart "$OUT" "$ERR" doctor
+expect_rc "doctor with events missing" 1
+check "doctor names the events without a hook" grep -qxF \
+    "claude-code: BROKEN: no rampart hook for PreToolUse, PostToolUse, PostToolUseFailure, UserPromptSubmit, SessionStart, SessionEnd, SubagentStop; run \`rampart install claude-code\` (hook in ~/.claude/settings.json)" "$OUT"
+run_rampart "$OUT" "$ERR" uninstall claude-code
+check "uninstall of a hand-written hook empties the file" test "$(cat "$HOME/.claude/settings.json")" = '{}'
+rm -f "$HOME/.claude/settings.json"
+
+printf 'policies:\n  loop:\n    type: function\n    handler: detect_loop\n' >"$TMP/good.yaml"
+cp "$HOME/.gemini/settings.json" "$TMP/gemini-orig"
+run_rampart "$OUT" "$ERR" install gemini -c "$TMP/good.yaml"
+expect_rc "install -c with a config that loads" 0
+check "the hook names the config" grep -q "\"command\": \"$BIN hook gemini -c $TMP/good.yaml\"" "$HOME/.gemini/settings.json"
+run_rampart "$OUT" "$ERR" doctor
+check "doctor: config ok" grep -qxF "gemini: ok (hook in ~/.gemini/settings.json → $BIN, config ok)" "$OUT"
+printf 'policies:\n  loop:\n    type: function\n    handler: no_such_policy\n' >"$TMP/good.yaml"
+run_rampart "$OUT" "$ERR" doctor
+expect_rc "doctor with a config that no longer loads" 1
+check "doctor says the config does not load" grep -q '^gemini: BROKEN: the config does not load: .*good.yaml' "$OUT"
+run_rampart "$OUT" "$ERR" install claude-code -c "$TMP/good.yaml"
+expect_rc "install -c refuses a config that does not load" 1
+check "no file written for it" test ! -e "$HOME/.claude/settings.json"
+"$BIN" uninstall gemini >/dev/null 2>&1
+check "gemini: the original is back after the -c round" cmp -s "$HOME/.gemini/settings.json" "$TMP/gemini-orig"
+
+# ---- a binary path that needs quoting ----
+mkdir -p "$TMP/my bin"
+cp "$BIN" "$TMP/my bin/rampart"
+run_rampart "$OUT" "$ERR" uninstall gemini
+"$TMP/my bin/rampart" install claude-code >"$OUT" 2>"$ERR"
+RC=$?
+expect_rc "install from a path with a space" 0
+check "the command quotes the path" grep -qF "\"command\": \"'$TMP/my bin/rampart' hook claude-code\"" "$HOME/.claude/settings.json"
+run_rampart "$OUT" "$ERR" doctor
+check "doctor follows the quoted path" grep -qxF "claude-code: ok (hook in ~/.claude/settings.json → $TMP/my bin/rampart, default config ok)" "$OUT"
+# The real binary replaces the moved one's command (one handler per event, not two).
+run_rampart "$OUT" "$ERR" install claude-code
+check "re-install from another path updates the command" test "$(grep -c "\"command\": \"$BIN hook claude-code\"" "$HOME/.claude/settings.json")" -eq 8
+check "no handler of the old path is left" test "$(grep -c 'my bin' "$HOME/.claude/settings.json")" -eq 0
+rm -f "$TMP/my bin/rampart"
+"$BIN" uninstall claude-code >/dev/null 2>&1
+check "claude-code: uninstalled" test ! -e "$HOME/.claude/settings.json"
+
+# ---- --project ----
+mkdir -p "$TMP/proj"
+cd "$TMP/proj" || exit 2
+run_rampart "$OUT" "$ERR" install cursor --project
+expect_rc "install --project" 0
+check "install --project writes ./.cursor/hooks.json" test -f "$TMP/proj/.cursor/hooks.json"
+run_rampart "$OUT" "$ERR" doctor --project
+check "doctor --project sees it" grep -qxF "cursor: ok (hook in $TMP/proj/.cursor/hooks.json → $BIN, default config ok)" "$OUT"
+run_rampart "$OUT" "$ERR" uninstall cursor --project
+check "uninstall --project removes it" test ! -e "$TMP/proj/.cursor/hooks.json"
+cd "$TMP" || exit 2
+
+# ---- Pi and opencode: the extension file ----
+for host in pi opencode; do
+    f=$(settings_path "$host")
+    run_rampart "$OUT" "$ERR" install "$host"
+    expect_rc "$host: install" 0
+    check "$host: the extension starts with the marker" \
+        grep -qxF '// installed by `rampart install`; `rampart uninstall` removes it.' <(head -1 "$f")
+    if grep -q 'process.env.RAMPART_BIN ||' "$ROOT/integrations/$host/rampart.ts" 2>/dev/null; then
+        check "$host: the extension runs this binary" grep -qF "process.env.RAMPART_BIN || \"$BIN\"" "$f"
+    fi
+    run_rampart "$OUT" "$ERR" install "$host"
+    check "$host: install again says already installed" grep -q "^$host: already installed" "$OUT"
+    run_rampart "$OUT" "$ERR" doctor
+    check "$host: doctor says ok" grep -qxF "$host: ok (extension ~/${f#"$HOME"/} → $BIN, default config ok)" "$OUT"
+    run_rampart "$OUT" "$ERR" uninstall "$host"
+    expect_rc "$host: uninstall" 0
+    check "$host: uninstall deletes the extension" test ! -e "$f"
+    # A file of the same name that rampart did not write is neither replaced nor deleted.
+    mkdir -p "$(dirname "$f")"
+    echo '// my own' >"$f"
+    run_rampart "$OUT" "$ERR" install "$host"
+    expect_rc "$host: install refuses a foreign file" 1
+    run_rampart "$OUT" "$ERR" uninstall "$host"
+    expect_rc "$host: uninstall leaves a foreign file" 1
+    check "$host: the foreign file is intact" test "$(cat "$f")" = '// my own'
+    rm -f "$f"
+done
+run_rampart "$OUT" "$ERR" install pi -c "$TMP/good.yaml"
+expect_rc "install pi -c is a usage error" 2
+
+# ---- usage errors ----
+run_rampart "$OUT" "$ERR" install
+expect_rc "install without a host" 2
+run_rampart "$OUT" "$ERR" install vscode
+expect_rc "install of an unknown host" 2
+check "the unknown host is named" grep -q "unknown host 'vscode'" "$ERR"
+run_rampart "$OUT" "$ERR" doctor --bogus
+expect_rc "doctor with an unknown option" 2
+
+run_rampart "$OUT" "$ERR" doctor
+expect_rc "doctor with nothing installed" 0
+check "doctor: one line per host" test "$(wc -l <"$OUT")" -eq 6
+
+e2e_finish
