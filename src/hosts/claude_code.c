@@ -4,7 +4,8 @@
  *   PreToolUse   DENY  hookSpecificOutput permissionDecision "deny" with the reason (shown to
  *                      Claude), or, with hosts.claude-code.deny_exit_code, exit 2 and the
  *                      reason on stderr (blocks before Claude's own rules are evaluated).
- *                ASK   permissionDecision "ask" with the reason (shown to the user).
+ *                ASK   permissionDecision "ask" with the reason (shown to the user), and
+ *                      with a rewrite its updatedInput (what the person approves is what runs).
  *                ALLOW nothing: Claude's own permission rules and prompts still apply. With
  *                      allow_overrides, permissionDecision "allow". A rewrite is "allow" with
  *                      updatedInput, which replaces the whole tool input.
@@ -35,7 +36,9 @@ static void answer_pre_tool(const rp_hook_call *call, const rp_hook_verdict *v,
     const char *reason = v->reason;
     const rp_json *updated = NULL;
     rp_verdict result = v->result;
-    if (result == RP_ALLOW && v->data) {
+    /* A rewrite rides with an ASK too (a REDACT policy and an asking one): the person approves
+     * the rewritten input, never the original, so "ask" carries updatedInput as "allow" does. */
+    if (result != RP_DENY && v->data) {
         updated = call->can_rewrite ? rp_shape_updated_input(a, call, v->data) : NULL;
         if (updated == NULL) {
             result = RP_DENY; /* a rewrite that cannot be applied must not run as it was */
@@ -54,7 +57,8 @@ static void answer_pre_tool(const rp_hook_call *call, const rp_hook_verdict *v,
         rp_shape_write_decision(&out->out, a, "PreToolUse", "deny", reason, NULL);
     } else if (result == RP_ASK) {
         rp_shape_write_decision(&out->out, a, "PreToolUse", "ask",
-                                reason && reason[0] ? reason : "rampart asks for approval", NULL);
+                                reason && reason[0] ? reason : "rampart asks for approval",
+                                updated);
     } else if (updated) {
         rp_shape_write_decision(&out->out, a, "PreToolUse", "allow", reason, updated);
     } else if (s && s->allow_overrides) {

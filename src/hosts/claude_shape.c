@@ -36,6 +36,51 @@ int rp_shape_opt_str(const rp_json *obj, const char *key, const char **out, char
     return 0;
 }
 
+/* Appends to path[len..cap) and returns the new length (clamped: a long path is cut short). */
+static size_t path_add(char *path, size_t cap, size_t len, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+static size_t path_add(char *path, size_t cap, size_t len, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(path + len, cap - len, fmt, ap);
+    va_end(ap);
+    if (n < 0)
+        return len;
+    return len + (size_t)n < cap ? len + (size_t)n : cap - 1;
+}
+
+/* True when a string or key under v holds U+0000; path then names it. */
+static bool find_nul(const rp_json *v, char *path, size_t cap, size_t len)
+{
+    if (v->type == RP_JSON_STRING)
+        return memchr(v->v.s, '\0', v->len) != NULL;
+    if (v->type == RP_JSON_ARRAY) {
+        for (uint32_t i = 0; i < v->len; i++)
+            if (find_nul(&v->v.items[i], path, cap, path_add(path, cap, len, "[%u]", i)))
+                return true;
+    } else if (v->type == RP_JSON_OBJECT) {
+        for (uint32_t i = 0; i < v->len; i++) {
+            const rp_json_member *m = &v->v.members[i];
+            size_t n = path_add(path, cap, len, "%s%s", len ? "." : "", m->key);
+            if (memchr(m->key, '\0', m->key_len) != NULL || find_nul(&m->value, path, cap, n))
+                return true;
+        }
+    }
+    path[len] = '\0';
+    return false;
+}
+
+int rp_shape_reject_nul(const rp_json *v, char *err, size_t err_size)
+{
+    char path[160] = "";
+    if (v == NULL || !find_nul(v, path, sizeof path, 0))
+        return 0;
+    return fail(err, err_size, "%s holds a NUL character, which rampart cannot judge past",
+                path[0] ? path : "the value");
+}
+
 const char *rp_shape_prompt_key(rp_arena *a, const char *prompt)
 {
     char hex[65];
@@ -70,15 +115,51 @@ static rp_hook_phase event_phase(const char *name, rp_claude_dialect d)
     return RP_HOOK_IGNORED;
 }
 
+/* The length of the whitespace character at p (n bytes left), or 0. Whitespace is what Rust's
+ * str::trim removes (the Unicode White_Space property), because Codex trims each patch line
+ * with it before it matches a header: a path policy must see the path Codex will write, not
+ * one with a no-break space stuck to it, and a header indented by an em space is still one. */
+static size_t ws_len(const unsigned char *p, size_t n)
+{
+    if (n >= 1 && (p[0] == ' ' || (p[0] >= 0x09 && p[0] <= 0x0d)))
+        return 1;
+    if (n >= 2 && p[0] == 0xc2 && (p[1] == 0x85 || p[1] == 0xa0))
+        return 2;
+    if (n >= 3) {
+        if ((p[0] == 0xe1 && p[1] == 0x9a && p[2] == 0x80) || /* U+1680 */
+            (p[0] == 0xe2 && p[1] == 0x80 &&                  /* U+2000.. */
+             ((p[2] >= 0x80 && p[2] <= 0x8a) || p[2] == 0xa8 || p[2] == 0xa9 || p[2] == 0xaf)) ||
+            (p[0] == 0xe2 && p[1] == 0x81 && p[2] == 0x9f) || /* U+205F */
+            (p[0] == 0xe3 && p[1] == 0x80 && p[2] == 0x80))   /* U+3000 */
+            return 3;
+    }
+    return 0;
+}
+
+/* [*s, *s + *n) without the whitespace at either end. The text is valid UTF-8 (the JSON
+ * reader checked it), so a character ending the span is found by its length. */
+static void trim_ws(const char **s, size_t *n)
+{
+    size_t k;
+    while (*n > 0 && (k = ws_len((const unsigned char *)*s, *n)) > 0) {
+        *s += k;
+        *n -= k;
+    }
+    for (bool cut = true; cut && *n > 0;) {
+        cut = false;
+        for (k = 1; k <= 3 && k <= *n; k++)
+            if (ws_len((const unsigned char *)*s + *n - k, k) == k) {
+                *n -= k;
+                cut = true;
+                break;
+            }
+    }
+}
+
 /* Appends path to the array unless it is already there. */
 static void add_path(rp_arena *a, rp_json *paths, const char *s, size_t n)
 {
-    while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\r'))
-        n--;
-    while (n > 0 && (*s == ' ' || *s == '\t')) {
-        s++;
-        n--;
-    }
+    trim_ws(&s, &n);
     if (n == 0)
         return;
     for (uint32_t i = 0; i < paths->len; i++)
@@ -88,15 +169,18 @@ static void add_path(rp_arena *a, rp_json *paths, const char *s, size_t n)
 }
 
 /* The files an apply_patch body touches, from its `*** Update File: P`, `*** Add File: P`,
- * `*** Delete File: P` and `*** Move to: P` header lines, in order, without duplicates. */
+ * `*** Delete File: P` and `*** Move to: P` header lines, in order, without duplicates. A line
+ * is trimmed first, as Codex's parser does (it takes "   *** Add File: x" as a header). */
 static rp_json patch_paths(rp_arena *a, const char *patch)
 {
     static const char *const headers[] = {
         "*** Update File:", "*** Add File:", "*** Delete File:", "*** Move to:"};
     rp_json paths = rp_json_make_array();
-    for (const char *line = patch; line && *line;) {
-        const char *end = strchr(line, '\n');
+    for (const char *next = patch; next && *next;) {
+        const char *line = next, *end = strchr(line, '\n');
         size_t len = end ? (size_t)(end - line) : strlen(line);
+        next = end ? end + 1 : NULL;
+        trim_ws(&line, &len);
         for (size_t h = 0; h < sizeof headers / sizeof headers[0]; h++) {
             size_t hl = strlen(headers[h]);
             if (len >= hl && memcmp(line, headers[h], hl) == 0) {
@@ -104,7 +188,6 @@ static rp_json patch_paths(rp_arena *a, const char *patch)
                 break;
             }
         }
-        line = end ? end + 1 : NULL;
     }
     return paths;
 }
@@ -140,11 +223,10 @@ static int read_tool(const rp_json *payload, rp_hook_call *call, char *err, size
     return 0;
 }
 
-static int parse_pre_tool(rp_claude_dialect d, const rp_json *payload, const rp_hook_env *env,
-                          rp_arena *a, rp_hook_call *call, char *err, size_t err_size)
+/* After read_tool. */
+static int parse_pre_tool(rp_claude_dialect d, const rp_hook_env *env, rp_arena *a,
+                          rp_hook_call *call, char *err, size_t err_size)
 {
-    if (read_tool(payload, call, err, err_size) != 0)
-        return -1;
     call->can_ask = d == RP_DIALECT_CLAUDE; /* Codex treats "ask" as a hook failure (A.2.1) */
     call->can_rewrite = true;
     const char *tool = call->tool_name;
@@ -161,11 +243,10 @@ static int parse_pre_tool(rp_claude_dialect d, const rp_json *payload, const rp_
     return 0;
 }
 
+/* After read_tool. */
 static int parse_post_tool(rp_claude_dialect d, const rp_json *payload, rp_arena *a,
                            rp_hook_call *call, char *err, size_t err_size)
 {
-    if (read_tool(payload, call, err, err_size) != 0)
-        return -1;
     const rp_json *args = call->tool_input;
     if (d == RP_DIALECT_CODEX && strcmp(call->tool_name, "apply_patch") == 0)
         args = apply_patch_args(a, args);
@@ -269,14 +350,25 @@ int rp_claude_shape_parse(const rp_host_adapter *host, rp_claude_dialect dialect
                              err_size) != 0)
             return -1;
     }
+    if (rp_hook_phase_protects(call->phase) && rp_shape_reject_nul(payload, err, err_size) != 0)
+        return -1;
     const rp_json *prompt = rp_json_get(payload, "prompt");
     if (call->phase == RP_HOOK_PROMPT && rp_json_is_string(prompt))
         f.tool_use_id = rp_shape_prompt_key(a, prompt->v.s);
+    if (call->phase == RP_HOOK_PRE_TOOL || call->phase == RP_HOOK_POST_TOOL) {
+        if (read_tool(payload, call, err, err_size) != 0)
+            return -1;
+        /* Both hosts send tool_use_id with every tool event; should one come without it, the
+         * call key (as for Cursor) still pairs the pre- and post-event, so an ASK the person
+         * approved is found again. */
+        if (f.tool_use_id == NULL)
+            f.tool_use_id = rp_hook_call_key(a, call->tool_name, call->tool_input);
+    }
 
     call->event = rp_hook_event_new(a, host, env, event_type(call->phase), call->session_id, &f);
     switch (call->phase) {
     case RP_HOOK_PRE_TOOL:
-        return parse_pre_tool(dialect, payload, env, a, call, err, err_size);
+        return parse_pre_tool(dialect, env, a, call, err, err_size);
     case RP_HOOK_POST_TOOL:
         return parse_post_tool(dialect, payload, a, call, err, err_size);
     case RP_HOOK_PROMPT:

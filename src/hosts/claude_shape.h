@@ -25,6 +25,12 @@ int rp_claude_shape_parse(const rp_host_adapter *host, rp_claude_dialect dialect
 int rp_shape_opt_str(const rp_json *obj, const char *key, const char **out, char *err,
                      size_t err_size);
 
+/* Fails with err naming the first string or key of v (a dotted path such as
+ * "tool_input.command") that holds U+0000. The readers and policies take strings up to their
+ * first NUL, so such a value would be judged on its head while the host acts on all of it; the
+ * adapters refuse it on the phases that protect. */
+int rp_shape_reject_nul(const rp_json *v, char *err, size_t err_size);
+
 /* The ASK key of a prompt: "prompt:" + the first 32 hex digits of SHA-256 of its text. A host
  * that can only block a prompt gets it approved by a resend of the same text. */
 const char *rp_shape_prompt_key(rp_arena *a, const char *prompt);

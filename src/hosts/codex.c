@@ -8,7 +8,8 @@
  *                      as a failure, which lets the call run).
  *                ASK   "ask" is a hook failure in Codex (the call runs): by default a deny
  *                      whose reason says rampart wanted approval; with hosts.codex.ask_as:
- *                      defer, nothing, so Codex's own approval flow decides.
+ *                      defer, nothing, so Codex's own approval flow decides (but still the
+ *                      deny when the ASK carries a rewrite, which deferring would drop).
  *                ALLOW nothing ("allow" alone is rejected), even with allow_overrides; a
  *                      rewrite is "allow" with updatedInput, the one allow Codex takes.
  *   UserPromptSubmit, PostToolUse: DENY/ASK {"decision":"block","reason"}; a rewrite, which
@@ -39,7 +40,9 @@ static void answer_pre_tool(const rp_hook_call *call, const rp_hook_verdict *v,
 {
     const char *reason = nonempty(v->reason, "denied by rampart");
     if (v->result == RP_ASK) {
-        if (s && s->ask_as && strcmp(s->ask_as, "defer") == 0)
+        /* Deferring hands Codex the original input: with a rewrite pending it would run
+         * unredacted once approved, so then it is the deny. */
+        if (s && s->ask_as && strcmp(s->ask_as, "defer") == 0 && v->data == NULL)
             return;
         reason =
             rp_arena_sprintf(a, "%s%s", ASK_PREFIX, nonempty(v->reason, "no reason was given"));

@@ -13,7 +13,8 @@
  *         ALLOW {}: no permission at all, so Cursor's own settings (its allow list, its own
  *               prompts) still decide; with allow_overrides {"permission":"allow"}.
  *         A rewrite (REDACT) cannot be applied (updated_input is documented by third parties
- *         only), so it is a deny: the call must not run as it was.
+ *         only), so it is a deny: the call must not run as it was, also when it came with an
+ *         ASK (the person would approve the unredacted call).
  *   beforeReadFile  the same, but only {"permission":...}: it takes no messages.
  *   beforeSubmitPrompt  {"continue":false,"user_message":R} blocks (ASK and rewrites too: a
  *         prompt can be neither asked about nor rewritten); ALLOW {"continue":true}.
@@ -252,6 +253,8 @@ static int parse(const rp_json *payload, const rp_hook_env *env, rp_arena *a, rp
     if (sid == NULL)
         return fail(err, err_size, "conversation_id is missing");
     call->session_id = sid;
+    if (rp_hook_phase_protects(call->phase) && rp_shape_reject_nul(payload, err, err_size) != 0)
+        return -1;
 
     rp_hook_ctx_fields f = {0};
     if (read_cwd(payload, &f.cwd, err, err_size) != 0 ||
@@ -301,7 +304,7 @@ static void answer_pre_tool(const rp_hook_call *call, const rp_hook_verdict *v,
 {
     rp_verdict result = v->result;
     const char *reason = v->reason;
-    if (result == RP_ALLOW && v->data) {
+    if (result != RP_DENY && v->data) { /* an ASK's rewrite would be dropped on approval */
         result = RP_DENY;
         reason = rp_shape_rewrite_reason(a, "the tool input would have to be rewritten", v->reason);
     }

@@ -123,6 +123,16 @@ static const char doc_pair[] =
 #define CTX_S1                                                                                     \
     "\"context\":{\"cwd\":\"/p\",\"harness\":\"claude-code\",\"home\":\"/home/u\",\"host\":"       \
     "\"claude-code\",\"user\":\"os-user\"}"
+/* The same context with a tool_use_id: the call key of a tool event that came without one. */
+#define CTX_S1_ID(id)                                                                              \
+    "\"context\":{\"cwd\":\"/p\",\"harness\":\"claude-code\",\"home\":\"/home/u\",\"host\":"       \
+    "\"claude-code\",\"tool_use_id\":\"" id "\",\"user\":\"os-user\"}"
+/* The contexts of the tool events below that came without a tool_use_id: the call key
+ * "h:" + the first 32 hex digits of SHA-256 over {"input":TOOL_INPUT,"tool":NAME},
+ * computed independently. */
+#define CTX_S1_K1 CTX_S1_ID("h:34225da5287936287dccb226c41435be")
+#define CTX_S1_K2 CTX_S1_ID("h:43749a36369512650a9af439c381b16d")
+#define CTX_S1_K3 CTX_S1_ID("h:b31b74019a652a27a3cfca9780f3a95c")
 
 static void test_pre_tool_documented(void **state)
 {
@@ -156,8 +166,9 @@ static void test_pre_tool_config_user_and_process_cwd(void **state)
                                &e),
                      0);
     assert_string_equal(event(f), "{\"context\":{\"cwd\":\"/proc-cwd\",\"harness\":\"claude-code\","
-                                  "\"home\":\"/home/u\",\"host\":\"claude-code\",\"user\":"
-                                  "\"alice\"},\"data\":{\"arguments\":{\"file_path\":\"/a\"},"
+                                  "\"home\":\"/home/u\",\"host\":\"claude-code\",\"tool_use_id\":"
+                                  "\"h:5c7f0990675bf4774f2880f0e58b01ae\",\"user\":\"alice\"},"
+                                  "\"data\":{\"arguments\":{\"file_path\":\"/a\"},"
                                   "\"name\":\"Read\"},\"session_id\":\"s\",\"target\":\"Read\","
                                   "\"type\":\"tool_call\"}");
     assert_null(f->call.transcript_path);
@@ -184,10 +195,10 @@ static void test_pre_tool_dispatch(void **state)
                  "\"tool_name\":\"Task\",\"tool_input\":{\"prompt\":\"x\",\"subagent_type\":"
                  "\"custom\"}}",
                  RP_HOOK_PRE_TOOL,
-                 "{" CTX_S1 ",\"data\":{\"arguments\":{\"args\":{\"prompt\":\"x\","
-                 "\"subagent_type\":\"custom\"},\"host_tool\":\"Task\"},\"name\":"
-                 "\"sys_session_send\"},\"session_id\":\"s\",\"target\":\"sys_session_send\","
-                 "\"type\":\"tool_call\"}");
+                 "{" CTX_S1_K1 ",\"data\":{\"arguments\":{\"args\":{\"prompt\":\"x\","
+                 "\"subagent_type\":\"custom\"},\"host_tool\":\"Task\"},"
+                 "\"name\":\"sys_session_send\"},\"session_id\":\"s\","
+                 "\"target\":\"sys_session_send\",\"type\":\"tool_call\"}");
 }
 
 static void test_subagent_session(void **state)
@@ -234,16 +245,17 @@ static void test_post_tool(void **state)
                  "{\"session_id\":\"s\",\"cwd\":\"/p\",\"hook_event_name\":\"PostToolUse\","
                  "\"tool_name\":\"Read\",\"tool_input\":{},\"tool_response\":\"text\"}",
                  RP_HOOK_POST_TOOL,
-                 "{" CTX_S1 ",\"data\":\"text\",\"request_data\":{\"arguments\":{},\"name\":"
-                 "\"Read\"},\"session_id\":\"s\",\"target\":\"Read\",\"type\":\"tool_result\"}");
+                 "{" CTX_S1_K2
+                 ",\"data\":\"text\",\"request_data\":{\"arguments\":{},\"name\":\"Read\"},"
+                 "\"session_id\":\"s\",\"target\":\"Read\",\"type\":\"tool_result\"}");
     expect_event(f,
                  "{\"session_id\":\"s\",\"cwd\":\"/p\",\"hook_event_name\":\"PostToolUseFailure\","
                  "\"tool_name\":\"Bash\",\"tool_input\":{\"command\":\"make\"},\"error\":"
                  "\"Exit code 2\",\"is_interrupt\":false}",
                  RP_HOOK_POST_TOOL,
-                 "{" CTX_S1 ",\"data\":\"Error: Exit code 2\",\"request_data\":{\"arguments\":{"
-                 "\"command\":\"make\"},\"name\":\"Bash\"},\"session_id\":\"s\",\"target\":"
-                 "\"Bash\",\"type\":\"tool_result\"}");
+                 "{" CTX_S1_K3 ",\"data\":\"Error: Exit code 2\","
+                 "\"request_data\":{\"arguments\":{\"command\":\"make\"},\"name\":\"Bash\"},"
+                 "\"session_id\":\"s\",\"target\":\"Bash\",\"type\":\"tool_result\"}");
 }
 
 static void test_prompt(void **state)
@@ -401,6 +413,21 @@ static void test_answer_rewrite(void **state)
     expect_answer(f, RP_ALLOW, NULL, "\"x\"", NULL,
                   DENY_JSON("the tool input would have to be rewritten: a policy rewrote it"), "",
                   0);
+    /* An ASK with a rewrite: the person is asked about the rewritten input, which is what runs
+     * once approved; when it cannot be expressed, the call is denied. */
+    expect_answer(f, RP_ASK, "markers: deploy",
+                  "{\"name\":\"Bash\",\"arguments\":{\"command\":\"npm test [REDACTED]\","
+                  "\"description\":\"Run test suite\",\"timeout\":120000,"
+                  "\"run_in_background\":false}}",
+                  NULL,
+                  "{\"hookSpecificOutput\":{\"hookEventName\":\"PreToolUse\","
+                  "\"permissionDecision\":\"ask\",\"permissionDecisionReason\":\"markers: "
+                  "deploy\",\"updatedInput\":{\"command\":\"npm test [REDACTED]\","
+                  "\"description\":\"Run test suite\",\"timeout\":120000,"
+                  "\"run_in_background\":false}}}\n",
+                  "", 0);
+    expect_answer(f, RP_ASK, "markers: deploy", "{\"name\":\"Bash\"}", NULL,
+                  DENY_JSON("the tool input would have to be rewritten: markers: deploy"), "", 0);
     /* The dispatch shape: the host's input is under arguments.args; purpose is rampart's. */
     assert_int_equal(parse(f, "{\"session_id\":\"s\",\"hook_event_name\":\"PreToolUse\","
                               "\"tool_name\":\"Agent\",\"tool_input\":{\"prompt\":\"key AKIA\","
@@ -499,6 +526,68 @@ static void test_answer_after_failed_parse(void **state)
                   0);
 }
 
+/* A NUL inside a string would cut what the policies read short of what the host acts on:
+ * refused on the phases that protect, wherever it is, and accepted on the others. */
+static void test_nul_characters(void **state)
+{
+    fx *f = *state;
+    expect_error(f,
+                 "{\"session_id\":\"s\",\"hook_event_name\":\"UserPromptSubmit\",\"prompt\":"
+                 "\"hello\\u0000DENYME\"}",
+                 RP_HOOK_PROMPT, "prompt holds a NUL character, which rampart cannot judge past");
+    expect_error(f,
+                 "{\"session_id\":\"s\",\"hook_event_name\":\"PreToolUse\",\"tool_name\":\"Bash\","
+                 "\"tool_input\":{\"command\":\"echo hi\\u0000; rm -rf /\"},\"tool_use_id\":\"t\"}",
+                 RP_HOOK_PRE_TOOL,
+                 "tool_input.command holds a NUL character, which rampart cannot judge past");
+    expect_error(f,
+                 "{\"session_id\":\"s\",\"hook_event_name\":\"PreToolUse\",\"tool_name\":"
+                 "\"MultiEdit\",\"tool_input\":{\"file_path\":\"/a\",\"edits\":[{\"old_string\":"
+                 "\"a\"},{\"old_string\":\"b\",\"new_string\":\"x\\u0000y\"}]}}",
+                 RP_HOOK_PRE_TOOL,
+                 "tool_input.edits[1].new_string holds a NUL character, which rampart cannot "
+                 "judge past");
+    expect_error(f,
+                 "{\"session_id\":\"s\",\"hook_event_name\":\"PreToolUse\",\"tool_name\":"
+                 "\"Bash\",\"tool_input\":{\"com\\u0000mand\":\"ls\"}}",
+                 RP_HOOK_PRE_TOOL,
+                 "tool_input.com holds a NUL character, which rampart cannot judge past");
+    expect_error(f,
+                 "{\"session_id\":\"s\",\"cwd\":\"/p\\u0000/q\",\"hook_event_name\":\"PreToolUse\","
+                 "\"tool_name\":\"Bash\",\"tool_input\":{\"command\":\"ls\"}}",
+                 RP_HOOK_PRE_TOOL, "cwd holds a NUL character, which rampart cannot judge past");
+    /* A binary file's output may well hold one; a result is judged, not refused. */
+    assert_int_equal(parse(f, "{\"session_id\":\"s\",\"hook_event_name\":\"PostToolUse\","
+                              "\"tool_name\":\"Bash\",\"tool_input\":{\"command\":\"cat b\"},"
+                              "\"tool_response\":{\"stdout\":\"\\u0000\\u0001\"},"
+                              "\"tool_use_id\":\"t\"}"),
+                     0);
+    assert_int_equal(f->call.phase, RP_HOOK_POST_TOOL);
+    assert_int_equal(parse(f, "{\"session_id\":\"s\",\"hook_event_name\":\"Stop\","
+                              "\"last_assistant_message\":\"a\\u0000b\"}"),
+                     0);
+    assert_int_equal(f->call.phase, RP_HOOK_STOP);
+}
+
+/* A tool event without tool_use_id gets the call key, the same for its pre- and post-event
+ * (sha256 of {"input":{"command":"ls"},"tool":"Bash"}, computed independently). */
+static void test_missing_tool_use_id(void **state)
+{
+    fx *f = *state;
+    static const char *const want = "h:78932af53c2f206888f04ea464514a5a";
+    assert_int_equal(parse(f, "{\"session_id\":\"s\",\"hook_event_name\":\"PreToolUse\","
+                              "\"tool_name\":\"Bash\",\"tool_input\":{\"command\":\"ls\"}}"),
+                     0);
+    assert_string_equal(rp_json_get_str(rp_json_get(&f->call.event, "context"), "tool_use_id"),
+                        want);
+    assert_int_equal(parse(f, "{\"session_id\":\"s\",\"hook_event_name\":\"PostToolUse\","
+                              "\"tool_name\":\"Bash\",\"tool_input\":{\"command\":\"ls\"},"
+                              "\"tool_response\":{\"stdout\":\"a\"}}"),
+                     0);
+    assert_string_equal(rp_json_get_str(rp_json_get(&f->call.event, "context"), "tool_use_id"),
+                        want);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -511,6 +600,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_lifecycle_events, setup, teardown),
         cmocka_unit_test_setup_teardown(test_ignored_events, setup, teardown),
         cmocka_unit_test_setup_teardown(test_errors, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_nul_characters, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_missing_tool_use_id, setup, teardown),
         cmocka_unit_test_setup_teardown(test_answer_pre_tool, setup, teardown),
         cmocka_unit_test_setup_teardown(test_answer_rewrite, setup, teardown),
         cmocka_unit_test_setup_teardown(test_answer_prompt, setup, teardown),

@@ -122,6 +122,16 @@ static const char patch_pre[] =
 #define CTX_T                                                                                      \
     "\"context\":{\"cwd\":\"/p\",\"harness\":\"codex-native\",\"home\":\"/home/u\",\"host\":"      \
     "\"codex\",\"user\":\"os-user\"}"
+/* The same context with a tool_use_id: the call key of a tool event that came without one. */
+#define CTX_T_ID(id)                                                                               \
+    "\"context\":{\"cwd\":\"/p\",\"harness\":\"codex-native\",\"home\":\"/home/u\",\"host\":"      \
+    "\"codex\",\"tool_use_id\":\"" id "\",\"user\":\"os-user\"}"
+/* The contexts of the tool events below that came without a tool_use_id: the call key
+ * "h:" + the first 32 hex digits of SHA-256 over {"input":TOOL_INPUT,"tool":NAME},
+ * computed independently. */
+#define CTX_T_K1 CTX_T_ID("h:af821ee4cc0ad23b29b73a64b9420229")
+#define CTX_T_K2 CTX_T_ID("h:41e3875c5244ecc424d98654a3743d9e")
+#define CTX_T_K3 CTX_T_ID("h:d72fa9403af757557570b32f1af468d0")
 
 static void test_pre_tool_documented(void **state)
 {
@@ -157,7 +167,7 @@ static void test_apply_patch_paths(void **state)
                  "{\"session_id\":\"t\",\"cwd\":\"/p\",\"hook_event_name\":\"PreToolUse\","
                  "\"tool_name\":\"apply_patch\",\"tool_input\":{\"command\":\"garbage\"}}",
                  RP_HOOK_PRE_TOOL,
-                 "{" CTX_T ",\"data\":{\"arguments\":{\"command\":\"garbage\",\"paths\":[]},"
+                 "{" CTX_T_K1 ",\"data\":{\"arguments\":{\"command\":\"garbage\",\"paths\":[]},"
                  "\"name\":\"apply_patch\"},\"session_id\":\"t\",\"target\":\"apply_patch\","
                  "\"type\":\"tool_call\"}");
     /* After the patch ran, the result's request carries the same paths. */
@@ -166,10 +176,31 @@ static void test_apply_patch_paths(void **state)
                  "\"tool_name\":\"apply_patch\",\"tool_input\":{\"command\":\"*** Add File: "
                  "x.txt\\n+1\"},\"tool_response\":\"Success\"}",
                  RP_HOOK_POST_TOOL,
-                 "{" CTX_T ",\"data\":\"Success\",\"request_data\":{\"arguments\":{\"command\":"
-                 "\"*** Add File: x.txt\\n+1\",\"file_path\":\"x.txt\",\"paths\":[\"x.txt\"]},"
-                 "\"name\":\"apply_patch\"},\"session_id\":\"t\",\"target\":\"apply_patch\","
-                 "\"type\":\"tool_result\"}");
+                 "{" CTX_T_K2 ",\"data\":\"Success\","
+                 "\"request_data\":{\"arguments\":{\"command\":\"*** Add File: x.txt\\n+1\","
+                 "\"file_path\":\"x.txt\",\"paths\":[\"x.txt\"]},\"name\":\"apply_patch\"},"
+                 "\"session_id\":\"t\",\"target\":\"apply_patch\",\"type\":\"tool_result\"}");
+}
+
+/* Codex trims each patch line (Rust's str::trim, Unicode whitespace) before it matches a
+ * header, so indented headers count and the paths are what Codex writes: without the tab, the
+ * no-break space (U+00A0) or the ideographic space (U+3000) around them. */
+static void test_apply_patch_paths_trimmed(void **state)
+{
+    fx *f = *state;
+    assert_int_equal(parse(f,
+                           "{\"session_id\":\"t\",\"hook_event_name\":\"PreToolUse\","
+                           "\"tool_name\":\"apply_patch\",\"tool_use_id\":\"c\",\"tool_input\":{"
+                           "\"command\":\"*** Begin Patch\\n   *** Add File: .env\\u00a0\\n+K=v\\n"
+                           "\\t*** Delete File: a.txt \\r\\n\\u3000*** Update File: \\u2003b.rs"
+                           "\\u3000\\n@@\\n-x\\n+y\\n*** Add File: \\u00a0\\n*** End Patch\"}}"),
+                     0);
+    const rp_json *args = rp_json_get(rp_json_get(&f->call.event, "data"), "arguments");
+    rp_buf b = {0};
+    rp_json_write(&b, rp_json_get(args, "paths"));
+    assert_string_equal(b.data, "[\".env\",\"a.txt\",\"b.rs\"]");
+    assert_string_equal(rp_json_get_str(args, "file_path"), ".env");
+    rp_buf_free(&b);
 }
 
 static void test_no_dispatch_shape(void **state)
@@ -180,8 +211,9 @@ static void test_no_dispatch_shape(void **state)
                  "{\"session_id\":\"t\",\"cwd\":\"/p\",\"hook_event_name\":\"PreToolUse\","
                  "\"tool_name\":\"Agent\",\"tool_input\":{\"subagent_type\":\"Explore\"}}",
                  RP_HOOK_PRE_TOOL,
-                 "{" CTX_T ",\"data\":{\"arguments\":{\"subagent_type\":\"Explore\"},\"name\":"
-                 "\"Agent\"},\"session_id\":\"t\",\"target\":\"Agent\",\"type\":\"tool_call\"}");
+                 "{" CTX_T_K3
+                 ",\"data\":{\"arguments\":{\"subagent_type\":\"Explore\"},\"name\":\"Agent\"},"
+                 "\"session_id\":\"t\",\"target\":\"Agent\",\"type\":\"tool_call\"}");
 }
 
 static void test_events(void **state)
@@ -257,6 +289,13 @@ static void test_answer_pre_tool(void **state)
                   DENY_JSON("rampart asks for approval, which Codex hooks cannot do: force push"),
                   "", 0);
     expect_answer(f, RP_ASK, "force push", NULL, &defer, "", "", 0);
+    /* Deferring would hand Codex the input unredacted: an ASK with a rewrite stays a deny. */
+    expect_answer(f, RP_ASK, "force push",
+                  "{\"name\":\"Bash\",\"arguments\":{\"command\":"
+                  "\"git push --force [R]\"}}",
+                  &defer,
+                  DENY_JSON("rampart asks for approval, which Codex hooks cannot do: force push"),
+                  "", 0);
     /* "allow" alone is rejected by Codex: nothing, whatever the settings. */
     expect_answer(f, RP_ALLOW, NULL, NULL, NULL, "", "", 0);
     expect_answer(f, RP_ALLOW, NULL, NULL, &overrides, "", "", 0);
@@ -304,14 +343,32 @@ static void test_answer_other_phases(void **state)
     expect_answer(f, RP_ASK, "budget", NULL, NULL, "", "", 0);
 }
 
+/* A NUL is refused where Codex would act on what the policies could not read. */
+static void test_nul_characters(void **state)
+{
+    fx *f = *state;
+    expect_error(f,
+                 "{\"session_id\":\"t\",\"hook_event_name\":\"PreToolUse\",\"tool_name\":"
+                 "\"apply_patch\",\"tool_input\":{\"command\":\"*** Begin Patch\\n*** Add File: "
+                 "a\\u0000/../../etc/passwd\\n\"}}",
+                 RP_HOOK_PRE_TOOL,
+                 "tool_input.command holds a NUL character, which rampart cannot judge past");
+    expect_error(f,
+                 "{\"session_id\":\"t\",\"hook_event_name\":\"UserPromptSubmit\",\"prompt\":"
+                 "\"\\u0000\"}",
+                 RP_HOOK_PROMPT, "prompt holds a NUL character, which rampart cannot judge past");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_pre_tool_documented, setup, teardown),
         cmocka_unit_test_setup_teardown(test_apply_patch_paths, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_apply_patch_paths_trimmed, setup, teardown),
         cmocka_unit_test_setup_teardown(test_no_dispatch_shape, setup, teardown),
         cmocka_unit_test_setup_teardown(test_events, setup, teardown),
         cmocka_unit_test_setup_teardown(test_errors, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_nul_characters, setup, teardown),
         cmocka_unit_test_setup_teardown(test_answer_pre_tool, setup, teardown),
         cmocka_unit_test_setup_teardown(test_answer_rewrite, setup, teardown),
         cmocka_unit_test_setup_teardown(test_answer_other_phases, setup, teardown),

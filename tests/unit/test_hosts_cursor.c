@@ -371,6 +371,9 @@ static void test_answer_pre_tool(void **state)
         expect_answer(f, RP_ALLOW, NULL, "{\"name\":\"Shell\",\"arguments\":{}}", &overrides,
                       DENY_MSG("the tool input would have to be rewritten: a policy rewrote it"),
                       "", 0);
+        /* An ASK with a rewrite: approving would run the unredacted call, so it is a deny. */
+        expect_answer(f, RP_ASK, "sure?", "{\"name\":\"Shell\",\"arguments\":{}}", NULL,
+                      DENY_MSG("the tool input would have to be rewritten: sure?"), "", 0);
     }
     /* preToolUse cannot ask. */
     assert_int_equal(parse(f, "{\"conversation_id\":\"c\",\"hook_event_name\":\"preToolUse\","
@@ -425,6 +428,37 @@ static void test_answer_other_phases(void **state)
     }
 }
 
+/* A NUL is refused on the events that protect (the policies would read only its head), and
+ * accepted on the after-events. */
+static void test_nul_characters(void **state)
+{
+    fx *f = *state;
+    expect_error(f,
+                 "{\"conversation_id\":\"c\",\"hook_event_name\":\"beforeSubmitPrompt\","
+                 "\"prompt\":\"hi\\u0000DENYME\"}",
+                 RP_HOOK_PROMPT, "prompt holds a NUL character, which rampart cannot judge past");
+    expect_error(f,
+                 "{\"conversation_id\":\"c\",\"hook_event_name\":\"beforeShellExecution\","
+                 "\"command\":\"ls\\u0000; rm -rf /\",\"cwd\":\"/w\"}",
+                 RP_HOOK_PRE_TOOL,
+                 "command holds a NUL character, which rampart cannot judge past");
+    expect_error(f,
+                 "{\"conversation_id\":\"c\",\"hook_event_name\":\"beforeReadFile\","
+                 "\"file_path\":\"/w/a\",\"content\":\"x\\u0000y\",\"workspace_roots\":[\"/w\"]}",
+                 RP_HOOK_PRE_TOOL,
+                 "content holds a NUL character, which rampart cannot judge past");
+    expect_error(f,
+                 "{\"conversation_id\":\"c\",\"hook_event_name\":\"beforeShellExecution\","
+                 "\"command\":\"ls\",\"workspace_roots\":[\"/w\",\"/v\\u0000\"]}",
+                 RP_HOOK_PRE_TOOL,
+                 "workspace_roots[1] holds a NUL character, which rampart cannot judge past");
+    assert_int_equal(parse(f, "{\"conversation_id\":\"c\",\"hook_event_name\":"
+                              "\"afterShellExecution\",\"command\":\"cat b\",\"output\":"
+                              "\"\\u0000\"}"),
+                     0);
+    assert_int_equal(f->call.phase, RP_HOOK_POST_TOOL);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -435,6 +469,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_generic_tools, setup, teardown),
         cmocka_unit_test_setup_teardown(test_prompt_and_lifecycle, setup, teardown),
         cmocka_unit_test_setup_teardown(test_errors, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_nul_characters, setup, teardown),
         cmocka_unit_test_setup_teardown(test_answer_pre_tool, setup, teardown),
         cmocka_unit_test_setup_teardown(test_answer_other_phases, setup, teardown),
     };
