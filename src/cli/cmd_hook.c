@@ -15,11 +15,9 @@
 #include <errno.h>
 #include <limits.h>
 #include <pwd.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/time.h>
 #include <unistd.h>
 
 #include "cli/cli.h"
@@ -427,7 +425,7 @@ static int hook_run_main(hook_run *r)
         rp_buf_free(&line);
         rp_config *bad = r->cfg;
         r->cfg = NULL; /* its on_error is not to be trusted */
-        answer_error(r, parsed == 0 ? r->call.phase : r->call.phase, why);
+        answer_error(r, r->call.phase, why);
         r->cfg = bad;
         return finish(r);
     }

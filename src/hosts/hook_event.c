@@ -3,11 +3,6 @@
 
 #include "hosts/hook_event.h"
 
-const char *rp_hook_str(const rp_json *obj, const char *key)
-{
-    return rp_json_get_str(obj, key);
-}
-
 static void set_str(rp_arena *a, rp_json *obj, const char *key, const char *value)
 {
     if (value != NULL)

@@ -41,7 +41,4 @@ void rp_hook_event_request(rp_arena *a, rp_json *ev, const char *prompt);
 void rp_hook_event_dispatch(rp_arena *a, rp_json *ev, const rp_hook_env *env, const char *host_tool,
                             const char *subagent_type, const rp_json *tool_input);
 
-/* The string at key of obj, or NULL when absent or not a string. */
-const char *rp_hook_str(const rp_json *obj, const char *key);
-
 #endif
