@@ -74,10 +74,9 @@ static void run(rp_arena *a, const char *text, size_t text_len, size_t off, size
                 needle[8] = '\0';
                 /* A repetitive input may hold the same 8 bytes in the kept prefix or tail
                  * ("pk_live_...pk_live_..."): a copy from there is not a leak. */
-                bool kept = contains(s, n < 24 ? n : 24, needle) ||
-                            contains(s + n - 12, 12, needle);
-                check(kept || strstr(out, needle) == NULL,
-                      "mask reveals the middle of the secret");
+                bool kept =
+                    contains(s, n < 24 ? n : 24, needle) || contains(s + n - 12, 12, needle);
+                check(kept || strstr(out, needle) == NULL, "mask reveals the middle of the secret");
             }
         }
     }
