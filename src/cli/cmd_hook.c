@@ -164,8 +164,9 @@ static void arm_fallback(const rp_host_adapter *host, const rp_hook_call *call,
 {
     char reason[256];
     snprintf(reason, sizeof reason,
-             "rampart could not decide within %lld ms (hosts.%s.deadline_ms)%s", (long long)ms,
-             host->name, rp_hook_phase_protects(call->phase) ? "; denied to be safe" : "");
+             "rampart could not decide within %lld ms (hosts.%s.deadline_ms) or failed%s",
+             (long long)ms, host->name,
+             rp_hook_phase_protects(call->phase) ? "; denied to be safe" : "");
     rp_hook_verdict v = error_verdict(cfg, call->phase, call->can_ask, reason);
     rp_hook_answer ans = {0};
     render(host, call, &v, settings, a, &ans);
@@ -178,8 +179,8 @@ static void arm_fallback(const rp_host_adapter *host, const rp_hook_call *call,
 }
 
 /* Reads the decision JSON rp_session_eval produced into a verdict. */
-static int read_decision(const rp_buf *decision, rp_arena *a, rp_hook_verdict *v, char *err,
-                         size_t err_size)
+static int read_decision(const rp_buf *decision, rp_arena *a, rp_hook_verdict *v,
+                         const rp_json **policies, char *err, size_t err_size)
 {
     rp_json_error jerr;
     rp_json *d = rp_json_parse(a, decision->data ? decision->data : "", decision->len, &jerr);
@@ -193,6 +194,7 @@ static int read_decision(const rp_buf *decision, rp_arena *a, rp_hook_verdict *v
                 : strcmp(result, "ASK") == 0 ? RP_ASK
                                              : RP_ALLOW;
     v->reason = rp_json_get_str(d, "reason");
+    *policies = rp_json_get(d, "policies");
     const rp_json *data = rp_json_get(d, "data");
     v->data = data && data->type != RP_JSON_NULL ? data : NULL;
     if ((v->result != RP_ALLOW) && (v->reason == NULL || v->reason[0] == '\0'))
@@ -256,13 +258,19 @@ static void record_transcript(hook_run *r)
 /* The reason of a prompt ASK on a host that can only block, with how to approve it: the
  * session parks the ASK under the prompt's key (context.tool_use_id), and either way of
  * approving applies its withheld updates. */
-static const char *approval_hint(hook_run *r, const char *reason)
+static const char *approval_hint(hook_run *r, const char *reason, const rp_json *policies)
 {
-    const char *key = rp_json_get_str(rp_json_get(&r->call.event, "context"), "tool_use_id");
-    if (key == NULL || r->store == NULL)
+    const char *prompt_key = rp_json_get_str(rp_json_get(&r->call.event, "context"), "tool_use_id");
+    if (prompt_key == NULL || r->store == NULL)
         return reason;
-    size_t n = strlen(reason);
-    bool stop = n > 0 && strchr(".!?", reason[n - 1]) != NULL;
+    const char *askers[64];
+    size_t n = 0;
+    for (uint32_t i = 0; rp_json_is_array(policies) && i < policies->len && n < 64; i++)
+        if (rp_json_is_string(&policies->v.items[i]))
+            askers[n++] = policies->v.items[i].v.s;
+    const char *key = rp_session_prompt_ask_key(&r->arena, prompt_key, askers, n);
+    size_t len = strlen(reason);
+    bool stop = len > 0 && strchr(".!?", reason[len - 1]) != NULL;
     return rp_arena_sprintf(&r->arena,
                             "%s%s To approve, send the same prompt again within %d minutes, or "
                             "run `rampart approve %s %s`.",
@@ -305,8 +313,10 @@ static void decide(hook_run *r)
         .is_trusted = hook_trusted,
         .trust_self = r,
         .warn = store_warn,
+        .prompt_resend_approves = call->phase == RP_HOOK_PROMPT && !call->can_ask,
     };
     rp_buf decision = {0};
+    const rp_json *policies = NULL;
     rp_session_status st =
         rp_session_eval(r->cfg, &opts, event.data, event.len, &decision, err, sizeof err);
     rp_buf_free(&event);
@@ -314,13 +324,13 @@ static void decide(hook_run *r)
         v = error_verdict(
             r->cfg, call->phase, call->can_ask,
             rp_arena_sprintf(&r->arena, "rampart: the %s event is malformed: %s", host->name, err));
-    } else if (read_decision(&decision, &r->arena, &v, err, sizeof err) != 0) {
+    } else if (read_decision(&decision, &r->arena, &v, &policies, err, sizeof err) != 0) {
         v = error_verdict(r->cfg, call->phase, call->can_ask,
                           rp_arena_sprintf(&r->arena, "rampart: %s", err));
     } else if (st == RP_SESSION_STORE_ERROR) {
-        v.internal_error = true;
-        if (!rp_hook_phase_protects(call->phase))
-            v = error_verdict(r->cfg, call->phase, call->can_ask, v.reason);
+        /* The session answered with on_error; shape it like every other error (an ASK only
+         * where the host can ask, nothing that blocks on the fail-safe phases). */
+        v = error_verdict(r->cfg, call->phase, call->can_ask, v.reason);
         fprintf(stderr, "rampart hook: state store error: %s\n",
                 store_problem ? store_problem
                 : err[0]      ? err
@@ -330,7 +340,7 @@ static void decide(hook_run *r)
 
     /* A prompt ASK on a host that can only block: say how to approve it. */
     if (v.result == RP_ASK && call->phase == RP_HOOK_PROMPT && !call->can_ask && !v.internal_error)
-        v.reason = approval_hint(r, v.reason);
+        v.reason = approval_hint(r, v.reason, policies);
     if (v.internal_error && !rp_hook_phase_protects(call->phase) && v.reason)
         fprintf(stderr, "rampart hook: %s\n", v.reason);
     render(host, call, &v, r->settings, &r->arena, &r->answer);

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "core/clock.h"
+#include "core/sha256.h"
 #include "engine/session.h"
 #include "engine/session_cost.h"
 
@@ -128,21 +129,40 @@ static int apply_approved_pending(const rp_config *cfg, rp_cost_ctx *cost,
     return 0;
 }
 
-/* A prompt that asked (parked under its key) and is sent again within
- * RP_SESSION_RESEND_APPROVAL_S is the person's approval: hosts that can only block a prompt
- * (Claude Code's UserPromptSubmit) tell the user so. An older entry is dropped; the prompt then
- * asks afresh. */
+const char *rp_session_prompt_ask_key(rp_arena *a, const char *prompt_key, const char **askers,
+                                      size_t n_askers)
+{
+    rp_buf b = {0};
+    rp_buf_puts(&b, prompt_key);
+    for (size_t i = 0; i < n_askers; i++) {
+        rp_buf_putc(&b, '\n');
+        rp_buf_puts(&b, askers[i]);
+    }
+    char hex[65];
+    rp_sha256_hex(b.data, b.len, hex);
+    rp_buf_free(&b);
+    hex[16] = '\0';
+    return rp_arena_sprintf(a, "%s:%s", prompt_key, hex);
+}
+
+/* A prompt ASK the host could only block (opts->prompt_resend_approves) is parked under the
+ * prompt's key and the policies that asked; the same prompt sent again within
+ * RP_SESSION_RESEND_APPROVAL_S, asked about by the same policies, is the person's approval.
+ * Another policy asking, or an older entry, asks afresh. Sets *resent, and *key to the key the
+ * ASK is (or would be) parked under. */
 static int resend_approves(const rp_session_opts *opts, const char *sid, const rp_event *ev,
-                           rp_eval_ctx *ctx, bool *resent, char *err, size_t err_size)
+                           const rp_decision *d, rp_eval_ctx *ctx, bool *resent, const char **key,
+                           char *err, size_t err_size)
 {
     *resent = false;
-    if (ev->type != RP_EV_REQUEST || ev->tool_use_id == NULL || ev->tool_use_id[0] == '\0' ||
-        opts->on_ask != RP_ON_ASK_REPORT)
+    *key = NULL;
+    if (ev->type != RP_EV_REQUEST || !opts->prompt_resend_approves || d->result != RP_ASK ||
+        ev->tool_use_id == NULL || ev->tool_use_id[0] == '\0' || opts->on_ask != RP_ON_ASK_REPORT)
         return 0;
+    *key = rp_session_prompt_ask_key(ctx->arena, ev->tool_use_id, d->policies, d->n_policies);
     rp_json *pending = NULL;
     int64_t at = 0;
-    if (rp_store_take_pending_at(opts->store, sid, ev->tool_use_id, ctx->arena, &pending, &at) !=
-        0) {
+    if (rp_store_take_pending_at(opts->store, sid, *key, ctx->arena, &pending, &at) != 0) {
         snprintf(err, err_size, "%s", rp_store_error(opts->store));
         return -1;
     }
@@ -201,20 +221,23 @@ static rp_session_status eval_stateful(const rp_config *cfg, const rp_session_op
         goto store_failed_rollback;
     if (apply_approved_pending(cfg, &cost, opts, sid, ev, ctx, &state, err, err_size) != 0)
         goto store_failed_rollback;
-    rp_session_opts resend_opts;
-    bool resent = false;
-    if (resend_approves(opts, sid, ev, ctx, &resent, err, err_size) != 0)
-        goto store_failed_rollback;
-    if (resent) {
-        resend_opts = *opts;
-        resend_opts.on_ask = RP_ON_ASK_APPROVE;
-        opts = &resend_opts;
-    }
-
     if (cost.deny_reason != NULL)
         deny_early(&d, cost.deny_reason);
     else
         evaluate(cfg, cost.engine, opts, ev, state, ctx, &d);
+
+    rp_session_opts resend_opts;
+    bool resent = false;
+    const char *prompt_key = NULL;
+    if (resend_approves(opts, sid, ev, &d, ctx, &resent, &prompt_key, err, err_size) != 0)
+        goto store_failed_rollback;
+    if (resent) {
+        /* The evaluation is pure: run it again as approved. */
+        resend_opts = *opts;
+        resend_opts.on_ask = RP_ON_ASK_APPROVE;
+        opts = &resend_opts;
+        evaluate(cfg, cost.engine, opts, ev, state, ctx, &d);
+    }
 
     const rp_json *to_save = d.new_state;
     if (d.result == RP_ASK) {
@@ -224,7 +247,7 @@ static rp_session_status eval_stateful(const rp_config *cfg, const rp_session_op
         } else if (opts->on_ask == RP_ON_ASK_REPORT &&
                    ((ev->type == RP_EV_TOOL_CALL &&
                      (d.n_withheld > 0 || cost.has_dispatch_budget)) ||
-                    ev->type == RP_EV_REQUEST) &&
+                    prompt_key != NULL) &&
                    ev->tool_use_id != NULL && ev->tool_use_id[0] != '\0') {
             /* Parked only where an answer can be recognised later: a tool call with the host's
              * id, whose tool_result then shows it was approved, or a prompt with its key (even
@@ -237,8 +260,8 @@ static rp_session_status eval_stateful(const rp_config *cfg, const rp_session_op
             rp_json askers = rp_json_make_array();
             for (size_t i = 0; i < d.n_policies; i++)
                 rp_json_array_push(a, &askers, rp_json_make_string_ref(d.policies[i]));
-            if (rp_store_put_pending(store, sid, rp_ask_key(ev, a), &updates, &askers,
-                                     ctx->now_us) != 0)
+            if (rp_store_put_pending(store, sid, prompt_key ? prompt_key : rp_ask_key(ev, a),
+                                     &updates, &askers, ctx->now_us) != 0)
                 goto store_failed_rollback;
         }
     }

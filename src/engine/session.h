@@ -37,6 +37,11 @@ typedef struct rp_session_opts {
     /* The price table for usage an llm_response reports (rp_pricing_build over cfg->pricing).
      * NULL = built per event when needed; a caller evaluating many events builds it once. */
     const struct rp_pricing *pricing;
+    /* The host can only block a prompt (Claude Code's UserPromptSubmit, ...): a prompt ASK is
+     * parked, and the same prompt sent again, asked about by the same policies, within
+     * RP_SESSION_RESEND_APPROVAL_S is the person's approval. Off for hosts that ask
+     * themselves: there a resend after a "no" must be asked again. */
+    bool prompt_resend_approves;
 } rp_session_opts;
 
 typedef enum rp_session_status {
@@ -54,6 +59,11 @@ typedef enum rp_session_status {
 rp_session_status rp_session_eval(const rp_config *cfg, const rp_session_opts *opts,
                                   const char *event_json, size_t len, rp_buf *out, char *err,
                                   size_t err_size);
+
+/* The key a prompt ASK is parked under: the prompt's key (context.tool_use_id) and a hash of
+ * the policies that asked, so that a resend approves only the question the person saw. */
+const char *rp_session_prompt_ask_key(rp_arena *a, const char *prompt_key, const char **askers,
+                                      size_t n_askers);
 
 /* Approves a parked ASK (session_id, ask_key) as a person would (`rampart approve`): its withheld
  * updates are applied to the session's state now, its cost approvals settled as for an approved

@@ -68,6 +68,24 @@ else
     fail "prompt ASK names the approve command" "$(cat "$TMP/out")"
 fi
 
+# ---- a resend approves only the question the person saw ----
+{ cat "$CONFIG"; cat <<'YAML'
+  always_ask:
+    type: function
+    handler: cel_policy
+    factory_params:
+      expression: 'event.type == "request" ? {"result": "ASK", "reason": "second question"} : {"result": "ALLOW"}'
+YAML
+} >"$TMP/two-askers.yaml"
+prompt='{"session_id":"rs-1","transcript_path":null,"cwd":"/tmp","permission_mode":"default","hook_event_name":"UserPromptSubmit","prompt":"go on ASKME"}'
+printf '%s' "$prompt" | "$BIN" hook claude-code -c "$CONFIG" --state-dir "$TMP/rs" >/dev/null 2>&1
+printf '%s' "$prompt" | "$BIN" hook claude-code -c "$TMP/two-askers.yaml" --state-dir "$TMP/rs" >"$TMP/out" 2>"$TMP/err"
+if grep -q '"decision":"block".*second question' "$TMP/out"; then
+    pass "a resend asked about by another policy asks again"
+else
+    fail "a resend asked about by another policy asks again" "$(cat "$TMP/out" "$TMP/err")"
+fi
+
 # ---- fail closed, host-independent ----
 
 pre='{"session_id":"s1","transcript_path":null,"cwd":"/tmp","permission_mode":"default","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls"},"tool_use_id":"toolu_fc"}'
