@@ -3,8 +3,9 @@
  * A host that waits too long for a hook either kills it (and most then let the call through)
  * or stalls the agent. So the hook arms a timer at start; if no answer is out when it fires,
  * the signal handler writes the answer prepared in advance with rp_hook_deadline_set_answer
- * (a deny on protecting events, a pass elsewhere) and exits at once. Only write(2) and _exit(2)
- * run in the handler. */
+ * (a deny on protecting events, a pass elsewhere) and exits at once. A crash (an abort on
+ * memory exhaustion, a fault) gives the same answer. Only write(2) and _exit(2) run in the
+ * handler. */
 #ifndef RAMPART_CLI_HOOK_DEADLINE_H
 #define RAMPART_CLI_HOOK_DEADLINE_H
 
