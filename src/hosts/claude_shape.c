@@ -10,32 +10,6 @@
 #include "core/sha256.h"
 #include "hosts/claude_shape.h"
 
-static int fail(char *err, size_t err_size, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static int fail(char *err, size_t err_size, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, err_size, fmt, ap);
-    va_end(ap);
-    return -1;
-}
-
-int rp_shape_opt_str(const rp_json *obj, const char *key, const char **out, char *err,
-                     size_t err_size)
-{
-    const rp_json *v = rp_json_get(obj, key);
-    *out = NULL;
-    if (v == NULL || v->type == RP_JSON_NULL)
-        return 0;
-    if (v->type != RP_JSON_STRING)
-        return fail(err, err_size, "%s must be a string, not %s", key, rp_json_type_name(v->type));
-    if (v->len > 0)
-        *out = v->v.s;
-    return 0;
-}
-
 /* Appends to path[len..cap) and returns the new length (clamped: a long path is cut short). */
 static size_t path_add(char *path, size_t cap, size_t len, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
@@ -77,8 +51,8 @@ int rp_shape_reject_nul(const rp_json *v, char *err, size_t err_size)
     char path[160] = "";
     if (v == NULL || !find_nul(v, path, sizeof path, 0))
         return 0;
-    return fail(err, err_size, "%s holds a NUL character, which rampart cannot judge past",
-                path[0] ? path : "the value");
+    return rp_hook_fail(err, err_size, "%s holds a NUL character, which rampart cannot judge past",
+                        path[0] ? path : "the value");
 }
 
 const char *rp_shape_prompt_key(rp_arena *a, const char *prompt)
@@ -211,14 +185,14 @@ static const rp_json *apply_patch_args(rp_arena *a, const rp_json *input)
 /* tool_name and tool_input of a tool event; both are required. */
 static int read_tool(const rp_json *payload, rp_hook_call *call, char *err, size_t err_size)
 {
-    if (rp_shape_opt_str(payload, "tool_name", &call->tool_name, err, err_size) != 0)
+    if (rp_hook_opt_str(payload, "tool_name", &call->tool_name, err, err_size) != 0)
         return -1;
     if (call->tool_name == NULL)
-        return fail(err, err_size, "tool_name is missing");
+        return rp_hook_fail(err, err_size, "tool_name is missing");
     const rp_json *input = rp_json_get(payload, "tool_input");
     if (!rp_json_is_object(input))
-        return fail(err, err_size, "tool_input must be an object, not %s",
-                    input ? rp_json_type_name(input->type) : "missing");
+        return rp_hook_fail(err, err_size, "tool_input must be an object, not %s",
+                            input ? rp_json_type_name(input->type) : "missing");
     call->tool_input = input;
     return 0;
 }
@@ -232,7 +206,7 @@ static int parse_pre_tool(rp_claude_dialect d, const rp_hook_env *env, rp_arena 
     const char *tool = call->tool_name;
     if (d == RP_DIALECT_CLAUDE && (strcmp(tool, "Agent") == 0 || strcmp(tool, "Task") == 0)) {
         const char *subagent_type;
-        if (rp_shape_opt_str(call->tool_input, "subagent_type", &subagent_type, err, err_size) != 0)
+        if (rp_hook_opt_str(call->tool_input, "subagent_type", &subagent_type, err, err_size) != 0)
             return -1;
         rp_hook_event_dispatch(a, &call->event, env, tool, subagent_type, call->tool_input);
     } else if (d == RP_DIALECT_CODEX && strcmp(tool, "apply_patch") == 0) {
@@ -253,15 +227,15 @@ static int parse_post_tool(rp_claude_dialect d, const rp_json *payload, rp_arena
     rp_json result;
     if (strcmp(call->host_event, "PostToolUseFailure") == 0) {
         const char *error;
-        if (rp_shape_opt_str(payload, "error", &error, err, err_size) != 0)
+        if (rp_hook_opt_str(payload, "error", &error, err, err_size) != 0)
             return -1;
         if (error == NULL)
-            return fail(err, err_size, "error is missing");
+            return rp_hook_fail(err, err_size, "error is missing");
         result = rp_json_make_string_ref(rp_arena_sprintf(a, "Error: %s", error));
     } else {
         const rp_json *response = rp_json_get(payload, "tool_response");
         if (response == NULL)
-            return fail(err, err_size, "tool_response is missing");
+            return rp_hook_fail(err, err_size, "tool_response is missing");
         result = *response;
     }
     rp_hook_event_tool_result(a, &call->event, call->tool_name, args, result);
@@ -273,10 +247,10 @@ static int parse_prompt(const rp_json *payload, rp_arena *a, rp_hook_call *call,
 {
     const rp_json *prompt = rp_json_get(payload, "prompt");
     if (prompt == NULL || prompt->type == RP_JSON_NULL)
-        return fail(err, err_size, "prompt is missing");
+        return rp_hook_fail(err, err_size, "prompt is missing");
     if (prompt->type != RP_JSON_STRING)
-        return fail(err, err_size, "prompt must be a string, not %s",
-                    rp_json_type_name(prompt->type));
+        return rp_hook_fail(err, err_size, "prompt must be a string, not %s",
+                            rp_json_type_name(prompt->type));
     rp_hook_event_request(a, &call->event, prompt->v.s);
     return 0;
 }
@@ -306,18 +280,18 @@ int rp_claude_shape_parse(const rp_host_adapter *host, rp_claude_dialect dialect
     memset(call, 0, sizeof *call);
     call->phase = RP_HOOK_PRE_TOOL; /* until the event name says otherwise: the form that blocks */
     if (!rp_json_is_object(payload))
-        return fail(err, err_size, "the hook input must be a JSON object, not %s",
-                    payload ? rp_json_type_name(payload->type) : "nothing");
+        return rp_hook_fail(err, err_size, "the hook input must be a JSON object, not %s",
+                            payload ? rp_json_type_name(payload->type) : "nothing");
     const char *name;
-    if (rp_shape_opt_str(payload, "hook_event_name", &name, err, err_size) != 0)
+    if (rp_hook_opt_str(payload, "hook_event_name", &name, err, err_size) != 0)
         return -1;
     if (name == NULL)
-        return fail(err, err_size, "hook_event_name is missing");
+        return rp_hook_fail(err, err_size, "hook_event_name is missing");
     call->host_event = name;
     call->phase = event_phase(name, dialect);
 
     const char *sid;
-    int sid_ok = rp_shape_opt_str(payload, "session_id", &sid, err, err_size);
+    int sid_ok = rp_hook_opt_str(payload, "session_id", &sid, err, err_size);
     if (call->phase == RP_HOOK_IGNORED) {
         call->session_id = sid_ok == 0 && sid ? sid : "";
         return 0;
@@ -325,17 +299,17 @@ int rp_claude_shape_parse(const rp_host_adapter *host, rp_claude_dialect dialect
     if (sid_ok != 0)
         return -1;
     if (sid == NULL)
-        return fail(err, err_size, "session_id is missing");
+        return rp_hook_fail(err, err_size, "session_id is missing");
 
     rp_hook_ctx_fields f = {0};
     const char *agent_id, *prompt_id;
-    if (rp_shape_opt_str(payload, "agent_id", &agent_id, err, err_size) != 0 ||
-        rp_shape_opt_str(payload, "cwd", &f.cwd, err, err_size) != 0 ||
-        rp_shape_opt_str(payload, "permission_mode", &f.permission_mode, err, err_size) != 0 ||
-        rp_shape_opt_str(payload, "tool_use_id", &f.tool_use_id, err, err_size) != 0 ||
-        rp_shape_opt_str(payload, "model", &f.model, err, err_size) != 0 ||
-        rp_shape_opt_str(payload, "prompt_id", &prompt_id, err, err_size) != 0 ||
-        rp_shape_opt_str(payload, "transcript_path", &call->transcript_path, err, err_size) != 0)
+    if (rp_hook_opt_str(payload, "agent_id", &agent_id, err, err_size) != 0 ||
+        rp_hook_opt_str(payload, "cwd", &f.cwd, err, err_size) != 0 ||
+        rp_hook_opt_str(payload, "permission_mode", &f.permission_mode, err, err_size) != 0 ||
+        rp_hook_opt_str(payload, "tool_use_id", &f.tool_use_id, err, err_size) != 0 ||
+        rp_hook_opt_str(payload, "model", &f.model, err, err_size) != 0 ||
+        rp_hook_opt_str(payload, "prompt_id", &prompt_id, err, err_size) != 0 ||
+        rp_hook_opt_str(payload, "transcript_path", &call->transcript_path, err, err_size) != 0)
         return -1;
     call->session_id = sid;
     if (agent_id) {
@@ -346,8 +320,8 @@ int rp_claude_shape_parse(const rp_host_adapter *host, rp_claude_dialect dialect
         /* Its spend is in its own transcript (given at SubagentStop), never in the main one:
          * reading the main transcript under the child session would charge the main session's
          * messages twice. */
-        if (rp_shape_opt_str(payload, "agent_transcript_path", &call->transcript_path, err,
-                             err_size) != 0)
+        if (rp_hook_opt_str(payload, "agent_transcript_path", &call->transcript_path, err,
+                            err_size) != 0)
             return -1;
     }
     if (rp_hook_phase_protects(call->phase) && rp_shape_reject_nul(payload, err, err_size) != 0)

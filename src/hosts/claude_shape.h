@@ -20,11 +20,6 @@ int rp_claude_shape_parse(const rp_host_adapter *host, rp_claude_dialect dialect
 
 /* ---- readers (shared with Cursor) ---- */
 
-/* *out = obj.key when it is a non-empty string, NULL when absent, null or "". Returns -1 with
- * err set ("cwd must be a string") when it is anything else. */
-int rp_shape_opt_str(const rp_json *obj, const char *key, const char **out, char *err,
-                     size_t err_size);
-
 /* Fails with err naming the first string or key of v (a dotted path such as
  * "tool_input.command") that holds U+0000. The readers and policies take strings up to their
  * first NUL, so such a value would be judged on its head while the host acts on all of it; the

@@ -28,18 +28,6 @@
 
 extern const rp_host_adapter rp_host_cursor;
 
-static int fail(char *err, size_t err_size, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static int fail(char *err, size_t err_size, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, err_size, fmt, ap);
-    va_end(ap);
-    return -1;
-}
-
 static const struct {
     const char *name;
     rp_hook_phase phase;
@@ -76,9 +64,9 @@ static bool is(const char *a, const char *b)
 static int need_str(const rp_json *payload, const char *key, const char **out, char *err,
                     size_t err_size)
 {
-    if (rp_shape_opt_str(payload, key, out, err, err_size) != 0)
+    if (rp_hook_opt_str(payload, key, out, err, err_size) != 0)
         return -1;
-    return *out ? 0 : fail(err, err_size, "%s is missing", key);
+    return *out ? 0 : rp_hook_fail(err, err_size, "%s is missing", key);
 }
 
 /* The tool input of an MCP or generic tool event, under `key` or (Cursor 1.7) `camel`. Some
@@ -109,18 +97,18 @@ static const rp_json *tool_input(const rp_json *payload, const char *key, const 
 /* The agent's cwd: `cwd` (may be empty), else workspace_roots[0]. */
 static int read_cwd(const rp_json *payload, const char **cwd, char *err, size_t err_size)
 {
-    if (rp_shape_opt_str(payload, "cwd", cwd, err, err_size) != 0)
+    if (rp_hook_opt_str(payload, "cwd", cwd, err, err_size) != 0)
         return -1;
     const rp_json *roots = rp_json_get(payload, "workspace_roots");
     if (*cwd || roots == NULL || roots->type == RP_JSON_NULL)
         return 0;
     if (!rp_json_is_array(roots))
-        return fail(err, err_size, "workspace_roots must be an array, not %s",
-                    rp_json_type_name(roots->type));
+        return rp_hook_fail(err, err_size, "workspace_roots must be an array, not %s",
+                            rp_json_type_name(roots->type));
     const rp_json *first = rp_json_at(roots, 0);
     if (first && !rp_json_is_string(first))
-        return fail(err, err_size, "workspace_roots[0] must be a string, not %s",
-                    rp_json_type_name(first->type));
+        return rp_hook_fail(err, err_size, "workspace_roots[0] must be a string, not %s",
+                            rp_json_type_name(first->type));
     *cwd = first && first->len ? first->v.s : NULL;
     return 0;
 }
@@ -146,7 +134,7 @@ static int read_call(const rp_json *payload, rp_arena *a, rp_hook_call *call, rp
         if (is(ev, "afterShellExecution")) {
             const rp_json *output = rp_json_get(payload, "output");
             if (output == NULL)
-                return fail(err, err_size, "output is missing");
+                return rp_hook_fail(err, err_size, "output is missing");
             *result = *output;
         }
         return 0;
@@ -158,8 +146,8 @@ static int read_call(const rp_json *payload, rp_arena *a, rp_hook_call *call, rp
         const rp_json *content = rp_json_get(payload, "content");
         if (content && content->type != RP_JSON_NULL) {
             if (!rp_json_is_string(content))
-                return fail(err, err_size, "content must be a string, not %s",
-                            rp_json_type_name(content->type));
+                return rp_hook_fail(err, err_size, "content must be a string, not %s",
+                                    rp_json_type_name(content->type));
             rp_json_object_set(a, &args, "content", *content); /* deny_secrets scans it */
         }
         call->tool_name = "Read";
@@ -172,8 +160,8 @@ static int read_call(const rp_json *payload, rp_arena *a, rp_hook_call *call, rp
         rp_json args = obj1(a, "file_path", s);
         const rp_json *edits = rp_json_get(payload, "edits");
         if (edits && !rp_json_is_array(edits))
-            return fail(err, err_size, "edits must be an array, not %s",
-                        rp_json_type_name(edits->type));
+            return rp_hook_fail(err, err_size, "edits must be an array, not %s",
+                                rp_json_type_name(edits->type));
         rp_json_object_set(a, &args, "edits", edits ? *edits : rp_json_make_array());
         call->tool_name = "Edit";
         call->tool_input = rp_json_new(a, args);
@@ -181,13 +169,13 @@ static int read_call(const rp_json *payload, rp_arena *a, rp_hook_call *call, rp
         return 0;
     }
     /* beforeMCPExecution / afterMCPExecution / preToolUse / postToolUse(Failure) */
-    if (rp_shape_opt_str(payload, "tool_name", &call->tool_name, err, err_size) != 0)
+    if (rp_hook_opt_str(payload, "tool_name", &call->tool_name, err, err_size) != 0)
         return -1;
     if (call->tool_name == NULL &&
-        rp_shape_opt_str(payload, "toolName", &call->tool_name, err, err_size) != 0)
+        rp_hook_opt_str(payload, "toolName", &call->tool_name, err, err_size) != 0)
         return -1;
     if (call->tool_name == NULL)
-        return fail(err, err_size, "tool_name is missing");
+        return rp_hook_fail(err, err_size, "tool_name is missing");
     call->tool_input = tool_input(payload, "tool_input", "toolInput", a);
     const char *what = is(ev, "afterMCPExecution")    ? "result_json"
                        : is(ev, "postToolUse")        ? "tool_output"
@@ -199,11 +187,11 @@ static int read_call(const rp_json *payload, rp_arena *a, rp_hook_call *call, rp
     if (r == NULL && is(ev, "postToolUseFailure"))
         r = rp_json_get(payload, what = "error");
     if (r == NULL)
-        return fail(err, err_size, "%s is missing", what);
+        return rp_hook_fail(err, err_size, "%s is missing", what);
     if (is(ev, "postToolUseFailure")) {
         if (!rp_json_is_string(r))
-            return fail(err, err_size, "%s must be a string, not %s", what,
-                        rp_json_type_name(r->type));
+            return rp_hook_fail(err, err_size, "%s must be a string, not %s", what,
+                                rp_json_type_name(r->type));
         *result = rp_json_make_string_ref(rp_arena_sprintf(a, "Error: %s", r->v.s));
     } else {
         *result = *r;
@@ -235,15 +223,15 @@ static int parse(const rp_json *payload, const rp_hook_env *env, rp_arena *a, rp
     memset(call, 0, sizeof *call);
     call->phase = RP_HOOK_PRE_TOOL;
     if (!rp_json_is_object(payload))
-        return fail(err, err_size, "the hook input must be a JSON object, not %s",
-                    payload ? rp_json_type_name(payload->type) : "nothing");
+        return rp_hook_fail(err, err_size, "the hook input must be a JSON object, not %s",
+                            payload ? rp_json_type_name(payload->type) : "nothing");
     const char *name;
     if (need_str(payload, "hook_event_name", &name, err, err_size) != 0)
         return -1;
     call->host_event = name;
     call->phase = event_phase(name);
     const char *sid;
-    int sid_ok = rp_shape_opt_str(payload, "conversation_id", &sid, err, err_size);
+    int sid_ok = rp_hook_opt_str(payload, "conversation_id", &sid, err, err_size);
     if (call->phase == RP_HOOK_IGNORED) {
         call->session_id = sid_ok == 0 && sid ? sid : "";
         return 0;
@@ -251,15 +239,15 @@ static int parse(const rp_json *payload, const rp_hook_env *env, rp_arena *a, rp
     if (sid_ok != 0)
         return -1;
     if (sid == NULL)
-        return fail(err, err_size, "conversation_id is missing");
+        return rp_hook_fail(err, err_size, "conversation_id is missing");
     call->session_id = sid;
     if (rp_hook_phase_protects(call->phase) && rp_shape_reject_nul(payload, err, err_size) != 0)
         return -1;
 
     rp_hook_ctx_fields f = {0};
     if (read_cwd(payload, &f.cwd, err, err_size) != 0 ||
-        rp_shape_opt_str(payload, "user_email", &f.host_user, err, err_size) != 0 ||
-        rp_shape_opt_str(payload, "model", &f.model, err, err_size) != 0)
+        rp_hook_opt_str(payload, "user_email", &f.host_user, err, err_size) != 0 ||
+        rp_hook_opt_str(payload, "model", &f.model, err, err_size) != 0)
         return -1;
 
     rp_json result = rp_json_make_null();

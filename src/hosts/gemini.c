@@ -38,32 +38,6 @@ extern const rp_host_adapter rp_host_gemini;
 
 #define ASK_PREFIX "rampart asks for approval, which Gemini CLI hooks cannot do: "
 
-static int fail(char *err, size_t err_size, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static int fail(char *err, size_t err_size, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, err_size, fmt, ap);
-    va_end(ap);
-    return -1;
-}
-
-/* *out = obj.key when a non-empty string, NULL when absent, null or ""; -1 when another type. */
-static int opt_str(const rp_json *obj, const char *key, const char **out, char *err,
-                   size_t err_size)
-{
-    const rp_json *v = rp_json_get(obj, key);
-    *out = NULL;
-    if (v == NULL || v->type == RP_JSON_NULL)
-        return 0;
-    if (v->type != RP_JSON_STRING)
-        return fail(err, err_size, "%s must be a string, not %s", key, rp_json_type_name(v->type));
-    *out = v->len > 0 ? v->v.s : NULL;
-    return 0;
-}
-
 static const struct {
     const char *name;
     rp_hook_phase phase;
@@ -92,14 +66,14 @@ static int event_index(const char *name)
 /* tool_name and tool_input, both required. */
 static int read_tool(const rp_json *payload, rp_hook_call *call, char *err, size_t err_size)
 {
-    if (opt_str(payload, "tool_name", &call->tool_name, err, err_size) != 0)
+    if (rp_hook_opt_str(payload, "tool_name", &call->tool_name, err, err_size) != 0)
         return -1;
     if (call->tool_name == NULL)
-        return fail(err, err_size, "tool_name is missing");
+        return rp_hook_fail(err, err_size, "tool_name is missing");
     const rp_json *input = rp_json_get(payload, "tool_input");
     if (!rp_json_is_object(input))
-        return fail(err, err_size, "tool_input must be an object, not %s",
-                    input ? rp_json_type_name(input->type) : "missing");
+        return rp_hook_fail(err, err_size, "tool_input must be an object, not %s",
+                            input ? rp_json_type_name(input->type) : "missing");
     call->tool_input = input;
     return 0;
 }
@@ -124,8 +98,8 @@ static int parse_post_tool(const rp_json *payload, rp_arena *a, rp_hook_call *ca
 {
     const rp_json *response = rp_json_get(payload, "tool_response");
     if (!rp_json_is_object(response))
-        return fail(err, err_size, "tool_response must be an object, not %s",
-                    response ? rp_json_type_name(response->type) : "missing");
+        return rp_hook_fail(err, err_size, "tool_response must be an object, not %s",
+                            response ? rp_json_type_name(response->type) : "missing");
     rp_json result = *response;
     const char *error = error_text(a, rp_json_get(response, "error"));
     const rp_json *content = rp_json_get(response, "llmContent");
@@ -148,7 +122,8 @@ static int read_count(const rp_json *meta, const char *key, int64_t *out, char *
     double d;
     if (v->type == RP_JSON_BOOL || !rp_json_number(v, &d) || d < 0 || d > 9e15 ||
         d != (double)(int64_t)d)
-        return fail(err, err_size, "llm_response.usageMetadata.%s must be an integer >= 0", key);
+        return rp_hook_fail(err, err_size, "llm_response.usageMetadata.%s must be an integer >= 0",
+                            key);
     *out = (int64_t)d;
     return 0;
 }
@@ -189,8 +164,8 @@ static int parse_after_model(const rp_json *payload, rp_arena *a, rp_hook_call *
 {
     const rp_json *response = rp_json_get(payload, "llm_response");
     if (!rp_json_is_object(response))
-        return fail(err, err_size, "llm_response must be an object, not %s",
-                    response ? rp_json_type_name(response->type) : "missing");
+        return rp_hook_fail(err, err_size, "llm_response must be an object, not %s",
+                            response ? rp_json_type_name(response->type) : "missing");
     rp_json data = rp_json_make_object();
     if (model)
         rp_json_object_set(a, &data, "model", rp_json_make_string_ref(model));
@@ -353,16 +328,16 @@ static int read_fields(const rp_json *payload, rp_arena *a, rp_hook_call *call,
     case RP_HOOK_PROMPT: {
         const rp_json *prompt = rp_json_get(payload, "prompt");
         if (!rp_json_is_string(prompt))
-            return fail(err, err_size, "prompt must be a string, not %s",
-                        prompt ? rp_json_type_name(prompt->type) : "missing");
+            return rp_hook_fail(err, err_size, "prompt must be a string, not %s",
+                                prompt ? rp_json_type_name(prompt->type) : "missing");
         f->tool_use_id = prompt_key(a, prompt->v.s);
         return 0;
     }
     case RP_HOOK_LLM_REQUEST: {
         const rp_json *request = rp_json_get(payload, "llm_request");
         if (!rp_json_is_object(request))
-            return fail(err, err_size, "llm_request must be an object, not %s",
-                        request ? rp_json_type_name(request->type) : "missing");
+            return rp_hook_fail(err, err_size, "llm_request must be an object, not %s",
+                                request ? rp_json_type_name(request->type) : "missing");
         f->model = event_model(payload);
         call->can_rewrite = true;
         return 0;
@@ -381,19 +356,19 @@ static int parse(const rp_json *payload, const rp_hook_env *env, rp_arena *a, rp
     memset(call, 0, sizeof *call);
     call->phase = RP_HOOK_PRE_TOOL; /* until the event name says otherwise: the form that blocks */
     if (!rp_json_is_object(payload))
-        return fail(err, err_size, "the hook input must be a JSON object, not %s",
-                    payload ? rp_json_type_name(payload->type) : "nothing");
+        return rp_hook_fail(err, err_size, "the hook input must be a JSON object, not %s",
+                            payload ? rp_json_type_name(payload->type) : "nothing");
     const char *name;
-    if (opt_str(payload, "hook_event_name", &name, err, err_size) != 0)
+    if (rp_hook_opt_str(payload, "hook_event_name", &name, err, err_size) != 0)
         return -1;
     if (name == NULL)
-        return fail(err, err_size, "hook_event_name is missing");
+        return rp_hook_fail(err, err_size, "hook_event_name is missing");
     call->host_event = name;
     int idx = event_index(name);
     call->phase = idx < 0 ? RP_HOOK_IGNORED : events[idx].phase;
 
     const char *sid;
-    int sid_ok = opt_str(payload, "session_id", &sid, err, err_size);
+    int sid_ok = rp_hook_opt_str(payload, "session_id", &sid, err, err_size);
     if (call->phase == RP_HOOK_IGNORED) {
         call->session_id = sid_ok == 0 && sid ? sid : "";
         return 0;
@@ -401,11 +376,11 @@ static int parse(const rp_json *payload, const rp_hook_env *env, rp_arena *a, rp
     if (sid_ok != 0)
         return -1;
     if (sid == NULL)
-        return fail(err, err_size, "session_id is missing");
+        return rp_hook_fail(err, err_size, "session_id is missing");
     call->session_id = sid;
 
     rp_hook_ctx_fields f = {0};
-    if (opt_str(payload, "cwd", &f.cwd, err, err_size) != 0 ||
+    if (rp_hook_opt_str(payload, "cwd", &f.cwd, err, err_size) != 0 ||
         read_fields(payload, a, call, &f, err, err_size) != 0)
         return -1;
     call->event = rp_hook_event_new(a, &rp_host_gemini, env, events[idx].type, sid, &f);

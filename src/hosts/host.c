@@ -1,4 +1,6 @@
 /* host.c — the adapter registry and the helpers every adapter shares (host.h). */
+#include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "core/sha256.h"
@@ -83,4 +85,28 @@ const char *rp_hook_call_key(rp_arena *a, const char *tool_name, const rp_json *
     rp_buf_free(&canon);
     hex[32] = '\0';
     return rp_arena_sprintf(a, "h:%s", hex);
+}
+
+int rp_hook_fail(char *err, size_t err_size, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, err_size, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+int rp_hook_opt_str(const rp_json *obj, const char *key, const char **out, char *err,
+                    size_t err_size)
+{
+    const rp_json *v = rp_json_get(obj, key);
+    *out = NULL;
+    if (v == NULL || v->type == RP_JSON_NULL)
+        return 0;
+    if (v->type != RP_JSON_STRING)
+        return rp_hook_fail(err, err_size, "%s must be a string, not %s", key,
+                            rp_json_type_name(v->type));
+    if (v->len > 0)
+        *out = v->v.s;
+    return 0;
 }

@@ -107,6 +107,15 @@ const rp_host_adapter *const *rp_host_all(size_t *count);
 
 /* ---- helpers shared by the adapters (src/hosts/host.c) ---- */
 
+/* Writes the message to err and returns -1, for `return rp_hook_fail(err, size, "...")`. */
+int rp_hook_fail(char *err, size_t err_size, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* *out = obj.key when a non-empty string; NULL when absent, null or ""; -1 with err ("cwd must
+ * be a string, not integer") for another type. */
+int rp_hook_opt_str(const rp_json *obj, const char *key, const char **out, char *err,
+                    size_t err_size);
+
 /* context.user: the config's user, else the host's own (may be NULL), else the OS user. */
 const char *rp_hook_user(const rp_hook_env *env, const char *host_user);
 

@@ -7,32 +7,6 @@
 #include "core/sha256.h"
 #include "hosts/pi_shape.h"
 
-static int fail(char *err, size_t err_size, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static int fail(char *err, size_t err_size, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, err_size, fmt, ap);
-    va_end(ap);
-    return -1;
-}
-
-/* *out = obj.key when a non-empty string, NULL when absent, null or ""; -1 when another type. */
-static int opt_str(const rp_json *obj, const char *key, const char **out, char *err,
-                   size_t err_size)
-{
-    const rp_json *v = rp_json_get(obj, key);
-    *out = NULL;
-    if (v == NULL || v->type == RP_JSON_NULL)
-        return 0;
-    if (v->type != RP_JSON_STRING)
-        return fail(err, err_size, "%s must be a string, not %s", key, rp_json_type_name(v->type));
-    *out = v->len > 0 ? v->v.s : NULL;
-    return 0;
-}
-
 static const struct {
     const char *name;
     rp_hook_phase phase;
@@ -67,16 +41,16 @@ static int event_index(const char *name, bool opencode)
  * opencode's tool.execute.after does not always have the arguments). */
 static int read_tool(const rp_json *payload, rp_hook_call *call, char *err, size_t err_size)
 {
-    if (opt_str(payload, "tool_name", &call->tool_name, err, err_size) != 0)
+    if (rp_hook_opt_str(payload, "tool_name", &call->tool_name, err, err_size) != 0)
         return -1;
     if (call->tool_name == NULL)
-        return fail(err, err_size, "tool_name is missing");
+        return rp_hook_fail(err, err_size, "tool_name is missing");
     const rp_json *input = rp_json_get(payload, "input");
     if (call->phase == RP_HOOK_POST_TOOL && (input == NULL || input->type == RP_JSON_NULL))
         return 0;
     if (!rp_json_is_object(input))
-        return fail(err, err_size, "input must be an object, not %s",
-                    input ? rp_json_type_name(input->type) : "missing");
+        return rp_hook_fail(err, err_size, "input must be an object, not %s",
+                            input ? rp_json_type_name(input->type) : "missing");
     call->tool_input = input;
     return 0;
 }
@@ -88,8 +62,8 @@ static int result_of(const rp_json *payload, rp_arena *a, rp_json *out, char *er
     const rp_json *output = rp_json_get(payload, "output");
     const rp_json *is_error = rp_json_get(payload, "is_error");
     if (is_error && is_error->type != RP_JSON_NULL && is_error->type != RP_JSON_BOOL)
-        return fail(err, err_size, "is_error must be a boolean, not %s",
-                    rp_json_type_name(is_error->type));
+        return rp_hook_fail(err, err_size, "is_error must be a boolean, not %s",
+                            rp_json_type_name(is_error->type));
     *out = output ? *output : rp_json_make_null();
     if (is_error && is_error->type == RP_JSON_BOOL && is_error->v.b) {
         const char *text = rp_json_is_string(output) ? output->v.s
@@ -109,8 +83,8 @@ static int usage_of(const rp_json *usage, rp_arena *a, rp_json *out, char *err, 
                                            {"cacheRead", "cache_read_input_tokens"},
                                            {"cacheWrite", "cache_creation_input_tokens"}};
     if (!rp_json_is_object(usage))
-        return fail(err, err_size, "usage must be an object, not %s",
-                    rp_json_type_name(usage->type));
+        return rp_hook_fail(err, err_size, "usage must be an object, not %s",
+                            rp_json_type_name(usage->type));
     *out = rp_json_make_object();
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         const rp_json *v = rp_json_get(usage, names[i][0]);
@@ -121,7 +95,7 @@ static int usage_of(const rp_json *usage, rp_arena *a, rp_json *out, char *err, 
     if (cost && cost->type != RP_JSON_NULL) {
         const rp_json *total = rp_json_get(cost, "total");
         if (!rp_json_is_object(cost) || !rp_json_is_number(total))
-            return fail(err, err_size, "usage.cost must be an object with a number total");
+            return rp_hook_fail(err, err_size, "usage.cost must be an object with a number total");
         rp_json_object_set(a, out, "cost_usd", *total);
     }
     return 0;
@@ -137,7 +111,7 @@ static int parse_message_end(const rp_json *payload, rp_arena *a, rp_hook_call *
     if (usage && usage->type != RP_JSON_NULL) {
         const char *id;
         rp_json mapped;
-        if (opt_str(payload, "message_id", &id, err, err_size) != 0 ||
+        if (rp_hook_opt_str(payload, "message_id", &id, err, err_size) != 0 ||
             usage_of(usage, a, &mapped, err, err_size) != 0)
             return -1;
         rp_json_object_set(a, &data, "usage", mapped);
@@ -162,13 +136,13 @@ static const char *prompt_key(rp_arena *a, const char *prompt)
 static int read_fields(const rp_json *payload, rp_arena *a, rp_hook_call *call,
                        rp_hook_ctx_fields *f, char *err, size_t err_size)
 {
-    if (opt_str(payload, "model", &f->model, err, err_size) != 0)
+    if (rp_hook_opt_str(payload, "model", &f->model, err, err_size) != 0)
         return -1;
     switch (call->phase) {
     case RP_HOOK_PRE_TOOL:
     case RP_HOOK_POST_TOOL:
         if (read_tool(payload, call, err, err_size) != 0 ||
-            opt_str(payload, "tool_call_id", &f->tool_use_id, err, err_size) != 0)
+            rp_hook_opt_str(payload, "tool_call_id", &f->tool_use_id, err, err_size) != 0)
             return -1;
         if (f->tool_use_id == NULL)
             f->tool_use_id = rp_hook_call_key(a, call->tool_name, call->tool_input);
@@ -179,8 +153,8 @@ static int read_fields(const rp_json *payload, rp_arena *a, rp_hook_call *call,
     case RP_HOOK_PROMPT: {
         const rp_json *prompt = rp_json_get(payload, "prompt");
         if (!rp_json_is_string(prompt))
-            return fail(err, err_size, "prompt must be a string, not %s",
-                        prompt ? rp_json_type_name(prompt->type) : "missing");
+            return rp_hook_fail(err, err_size, "prompt must be a string, not %s",
+                                prompt ? rp_json_type_name(prompt->type) : "missing");
         f->tool_use_id = prompt_key(a, prompt->v.s);
         call->can_ask = true;
         return 0;
@@ -197,34 +171,35 @@ int rp_pi_shape_parse(const rp_host_adapter *host, bool opencode, const rp_json 
     memset(call, 0, sizeof *call);
     call->phase = RP_HOOK_PRE_TOOL; /* until the event name says otherwise: the form that blocks */
     if (!rp_json_is_object(payload))
-        return fail(err, err_size, "the hook input must be a JSON object, not %s",
-                    payload ? rp_json_type_name(payload->type) : "nothing");
+        return rp_hook_fail(err, err_size, "the hook input must be a JSON object, not %s",
+                            payload ? rp_json_type_name(payload->type) : "nothing");
     const char *name;
-    if (opt_str(payload, "event", &name, err, err_size) != 0)
+    if (rp_hook_opt_str(payload, "event", &name, err, err_size) != 0)
         return -1;
     if (name == NULL)
-        return fail(err, err_size, "event is missing");
+        return rp_hook_fail(err, err_size, "event is missing");
     call->host_event = name;
     int idx = event_index(name, opencode);
     if (idx < 0)
-        return fail(err, err_size,
-                    "unknown event '%s' (known: tool_call, tool_result, input, session_start, "
-                    "session_shutdown, turn_end, message_end%s)",
-                    name,
-                    opencode ? ", tool.execute.before, tool.execute.after, chat.message, "
-                               "session.idle"
-                             : "");
+        return rp_hook_fail(
+            err, err_size,
+            "unknown event '%s' (known: tool_call, tool_result, input, session_start, "
+            "session_shutdown, turn_end, message_end%s)",
+            name,
+            opencode ? ", tool.execute.before, tool.execute.after, chat.message, "
+                       "session.idle"
+                     : "");
     call->phase = events[idx].phase;
 
     const char *sid;
-    if (opt_str(payload, "session_id", &sid, err, err_size) != 0)
+    if (rp_hook_opt_str(payload, "session_id", &sid, err, err_size) != 0)
         return -1;
     if (sid == NULL)
-        return fail(err, err_size, "session_id is missing");
+        return rp_hook_fail(err, err_size, "session_id is missing");
     call->session_id = sid;
 
     rp_hook_ctx_fields f = {0};
-    if (opt_str(payload, "cwd", &f.cwd, err, err_size) != 0 ||
+    if (rp_hook_opt_str(payload, "cwd", &f.cwd, err, err_size) != 0 ||
         read_fields(payload, a, call, &f, err, err_size) != 0)
         return -1;
     call->event = rp_hook_event_new(a, host, env, events[idx].type, sid, &f);
