@@ -55,14 +55,6 @@ int rp_shape_reject_nul(const rp_json *v, char *err, size_t err_size)
                         path[0] ? path : "the value");
 }
 
-const char *rp_shape_prompt_key(rp_arena *a, const char *prompt)
-{
-    char hex[65];
-    rp_sha256_hex(prompt, strlen(prompt), hex);
-    hex[32] = '\0';
-    return rp_arena_sprintf(a, "prompt:%s", hex);
-}
-
 /* ---- parse ---- */
 
 /* The phase of a Claude Code or Codex event name. Codex fires fewer events (A.2.1); the rest
@@ -328,7 +320,7 @@ int rp_claude_shape_parse(const rp_host_adapter *host, rp_claude_dialect dialect
         return -1;
     const rp_json *prompt = rp_json_get(payload, "prompt");
     if (call->phase == RP_HOOK_PROMPT && rp_json_is_string(prompt))
-        f.tool_use_id = rp_shape_prompt_key(a, prompt->v.s);
+        f.tool_use_id = rp_hook_prompt_key(a, prompt->v.s);
     if (call->phase == RP_HOOK_PRE_TOOL || call->phase == RP_HOOK_POST_TOOL) {
         if (read_tool(payload, call, err, err_size) != 0)
             return -1;
@@ -357,12 +349,6 @@ int rp_claude_shape_parse(const rp_host_adapter *host, rp_claude_dialect dialect
 
 /* ---- answers ---- */
 
-static void write_line(rp_buf *out, const rp_json *v)
-{
-    rp_json_write(out, v);
-    rp_buf_putc(out, '\n');
-}
-
 void rp_shape_write_decision(rp_buf *out, rp_arena *a, const char *event, const char *decision,
                              const char *reason, const rp_json *updated)
 {
@@ -375,7 +361,7 @@ void rp_shape_write_decision(rp_buf *out, rp_arena *a, const char *event, const 
         rp_json_object_set(a, &hso, "updatedInput", *updated);
     rp_json top = rp_json_make_object();
     rp_json_object_set(a, &top, "hookSpecificOutput", hso);
-    write_line(out, &top);
+    rp_hook_write_line(out, &top);
 }
 
 void rp_shape_write_block(rp_buf *out, rp_arena *a, const char *reason)
@@ -383,7 +369,7 @@ void rp_shape_write_block(rp_buf *out, rp_arena *a, const char *reason)
     rp_json top = rp_json_make_object();
     rp_json_object_set(a, &top, "decision", rp_json_make_string_ref("block"));
     rp_json_object_set(a, &top, "reason", rp_json_make_string_ref(reason ? reason : ""));
-    write_line(out, &top);
+    rp_hook_write_line(out, &top);
 }
 
 const char *rp_shape_rewrite_reason(rp_arena *a, const char *prefix, const char *reason)

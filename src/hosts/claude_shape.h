@@ -26,10 +26,6 @@ int rp_claude_shape_parse(const rp_host_adapter *host, rp_claude_dialect dialect
  * adapters refuse it on the phases that protect. */
 int rp_shape_reject_nul(const rp_json *v, char *err, size_t err_size);
 
-/* The ASK key of a prompt: "prompt:" + the first 32 hex digits of SHA-256 of its text. A host
- * that can only block a prompt gets it approved by a resend of the same text. */
-const char *rp_shape_prompt_key(rp_arena *a, const char *prompt);
-
 /* ---- answers ---- */
 
 /* {"hookSpecificOutput":{"hookEventName":EVENT,"permissionDecision":DECISION,

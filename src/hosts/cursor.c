@@ -263,7 +263,7 @@ static int parse(const rp_json *payload, const rp_hook_env *env, rp_arena *a, rp
                 return -1;
             prompt = ""; /* an empty prompt is a prompt */
         }
-        f.tool_use_id = rp_shape_prompt_key(a, prompt);
+        f.tool_use_id = rp_hook_prompt_key(a, prompt);
     }
     /* Cursor asks only on shell and MCP calls (A.3); no event takes a rewrite we can rely on. */
     call->can_ask = is(name, "beforeShellExecution") || is(name, "beforeMCPExecution");
@@ -279,12 +279,6 @@ static int parse(const rp_json *payload, const rp_hook_env *env, rp_arena *a, rp
     else /* stop and session events: data is null, as in a PolicyEvent (claude_shape.c) */
         rp_json_object_set(a, &call->event, "data", rp_json_make_null());
     return 0;
-}
-
-static void write_line(rp_buf *out, const rp_json *v)
-{
-    rp_json_write(out, v);
-    rp_buf_putc(out, '\n');
 }
 
 static void answer_pre_tool(const rp_hook_call *call, const rp_hook_verdict *v,
@@ -304,7 +298,7 @@ static void answer_pre_tool(const rp_hook_call *call, const rp_hook_verdict *v,
     if (result == RP_ALLOW) {
         if (s && s->allow_overrides)
             rp_json_object_set(a, &o, "permission", rp_json_make_string_ref("allow"));
-        write_line(&out->out, &o);
+        rp_hook_write_line(&out->out, &o);
         return;
     }
     rp_json_object_set(a, &o, "permission",
@@ -313,7 +307,7 @@ static void answer_pre_tool(const rp_hook_call *call, const rp_hook_verdict *v,
         rp_json_object_set(a, &o, "user_message", rp_json_make_string_ref(reason));
         rp_json_object_set(a, &o, "agent_message", rp_json_make_string_ref(reason));
     }
-    write_line(&out->out, &o);
+    rp_hook_write_line(&out->out, &o);
 }
 
 static void answer_prompt(const rp_hook_verdict *v, rp_arena *a, rp_hook_answer *out)
@@ -330,7 +324,7 @@ static void answer_prompt(const rp_hook_verdict *v, rp_arena *a, rp_hook_answer 
         rp_json_object_set(a, &o, "continue", rp_json_make_bool(false));
         rp_json_object_set(a, &o, "user_message", rp_json_make_string_ref(reason));
     }
-    write_line(&out->out, &o);
+    rp_hook_write_line(&out->out, &o);
 }
 
 static void answer(const rp_hook_call *call, const rp_hook_verdict *v,

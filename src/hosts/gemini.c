@@ -189,15 +189,6 @@ static int parse_after_model(const rp_json *payload, rp_arena *a, rp_hook_call *
     return 0;
 }
 
-/* The ASK key of a prompt, so that the same prompt sent again finds its pending ASK. */
-static const char *prompt_key(rp_arena *a, const char *prompt)
-{
-    char hex[65];
-    rp_sha256_hex(prompt, strlen(prompt), hex);
-    hex[32] = '\0';
-    return rp_arena_sprintf(a, "prompt:%s", hex);
-}
-
 /* The model of a model event: llm_response.model, else llm_request.model. */
 static const char *event_model(const rp_json *payload)
 {
@@ -330,7 +321,7 @@ static int read_fields(const rp_json *payload, rp_arena *a, rp_hook_call *call,
         if (!rp_json_is_string(prompt))
             return rp_hook_fail(err, err_size, "prompt must be a string, not %s",
                                 prompt ? rp_json_type_name(prompt->type) : "missing");
-        f->tool_use_id = prompt_key(a, prompt->v.s);
+        f->tool_use_id = rp_hook_prompt_key(a, prompt->v.s);
         return 0;
     }
     case RP_HOOK_LLM_REQUEST: {
@@ -408,18 +399,12 @@ static int parse(const rp_json *payload, const rp_hook_env *env, rp_arena *a, rp
 
 /* ---- answers ---- */
 
-static void write_line(rp_buf *out, const rp_json *v)
-{
-    rp_json_write(out, v);
-    rp_buf_putc(out, '\n');
-}
-
 static void write_deny(rp_buf *out, rp_arena *a, const char *reason)
 {
     rp_json top = rp_json_make_object();
     rp_json_object_set(a, &top, "decision", rp_json_make_string_ref("deny"));
     rp_json_object_set(a, &top, "reason", rp_json_make_string_ref(reason));
-    write_line(out, &top);
+    rp_hook_write_line(out, &top);
 }
 
 /* {"decision":"allow"?, "hookSpecificOutput":{"hookEventName":EVENT, KEY:VALUE}} */
@@ -433,7 +418,7 @@ static void write_rewrite(rp_buf *out, rp_arena *a, bool allow, const char *even
     if (allow)
         rp_json_object_set(a, &top, "decision", rp_json_make_string_ref("allow"));
     rp_json_object_set(a, &top, "hookSpecificOutput", hso);
-    write_line(out, &top);
+    rp_hook_write_line(out, &top);
 }
 
 static const char *nonempty(const char *reason, const char *fallback)

@@ -110,3 +110,17 @@ int rp_hook_opt_str(const rp_json *obj, const char *key, const char **out, char 
         *out = v->v.s;
     return 0;
 }
+
+const char *rp_hook_prompt_key(rp_arena *a, const char *prompt)
+{
+    char hex[65];
+    rp_sha256_hex(prompt, strlen(prompt), hex);
+    hex[32] = '\0';
+    return rp_arena_sprintf(a, "prompt:%s", hex);
+}
+
+void rp_hook_write_line(rp_buf *out, const rp_json *v)
+{
+    rp_json_write(out, v);
+    rp_buf_putc(out, '\n');
+}

@@ -107,6 +107,13 @@ const rp_host_adapter *const *rp_host_all(size_t *count);
 
 /* ---- helpers shared by the adapters (src/hosts/host.c) ---- */
 
+/* The ASK key of a prompt (its context.tool_use_id): "prompt:" + the first 32 hex digits of
+ * SHA-256 of its text, so that the same prompt sent again finds its pending ASK. */
+const char *rp_hook_prompt_key(rp_arena *a, const char *prompt);
+
+/* Appends v as compact JSON and a newline: every host reads one line. */
+void rp_hook_write_line(rp_buf *out, const rp_json *v);
+
 /* Writes the message to err and returns -1, for `return rp_hook_fail(err, size, "...")`. */
 int rp_hook_fail(char *err, size_t err_size, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));

@@ -123,15 +123,6 @@ static int parse_message_end(const rp_json *payload, rp_arena *a, rp_hook_call *
     return 0;
 }
 
-/* The ASK key of a prompt, so that the same prompt sent again finds its pending ASK. */
-static const char *prompt_key(rp_arena *a, const char *prompt)
-{
-    char hex[65];
-    rp_sha256_hex(prompt, strlen(prompt), hex);
-    hex[32] = '\0';
-    return rp_arena_sprintf(a, "prompt:%s", hex);
-}
-
 /* Fills the fields before the event is built: the tool, its id, the prompt. */
 static int read_fields(const rp_json *payload, rp_arena *a, rp_hook_call *call,
                        rp_hook_ctx_fields *f, char *err, size_t err_size)
@@ -155,7 +146,7 @@ static int read_fields(const rp_json *payload, rp_arena *a, rp_hook_call *call,
         if (!rp_json_is_string(prompt))
             return rp_hook_fail(err, err_size, "prompt must be a string, not %s",
                                 prompt ? rp_json_type_name(prompt->type) : "missing");
-        f->tool_use_id = prompt_key(a, prompt->v.s);
+        f->tool_use_id = rp_hook_prompt_key(a, prompt->v.s);
         call->can_ask = true;
         return 0;
     }
