@@ -1,7 +1,7 @@
 /* settings_splice.c — rampart's hook entries in a host's JSON settings, as a text splice.
  *
- * The file is scanned into a small tree of nodes that know their byte offsets (a strict RFC 8259
- * scanner of its own: rp_json_parse gives values, not positions). Install and uninstall then
+ * The file is validated by the JSON reader (rp_json_parse), then scanned into a small tree of
+ * nodes that know their byte offsets, which the reader does not keep. Install and uninstall then
  * compute a list of edits (replace bytes [from, to) by some text) against the original text and
  * apply them in one pass, so every byte outside an edit comes through unchanged. */
 #include "hosts/settings_splice.h"
@@ -106,194 +106,43 @@ static void skip_ws(scanner *sc)
     }
 }
 
-static void put_utf8(rp_buf *b, uint32_t cp)
-{
-    char u[4];
-    if (cp < 0x80) {
-        rp_buf_putc(b, (char)cp);
-    } else if (cp < 0x800) {
-        u[0] = (char)(0xC0 | (cp >> 6));
-        u[1] = (char)(0x80 | (cp & 0x3F));
-        rp_buf_append(b, u, 2);
-    } else if (cp < 0x10000) {
-        u[0] = (char)(0xE0 | (cp >> 12));
-        u[1] = (char)(0x80 | ((cp >> 6) & 0x3F));
-        u[2] = (char)(0x80 | (cp & 0x3F));
-        rp_buf_append(b, u, 3);
-    } else {
-        u[0] = (char)(0xF0 | (cp >> 18));
-        u[1] = (char)(0x80 | ((cp >> 12) & 0x3F));
-        u[2] = (char)(0x80 | ((cp >> 6) & 0x3F));
-        u[3] = (char)(0x80 | (cp & 0x3F));
-        rp_buf_append(b, u, 4);
-    }
-}
-
-static int hex4(const char *p, uint32_t *out)
-{
-    uint32_t v = 0;
-    for (int i = 0; i < 4; i++) {
-        char c = p[i];
-        v <<= 4;
-        if (c >= '0' && c <= '9') {
-            v |= (uint32_t)(c - '0');
-        } else if (c >= 'a' && c <= 'f') {
-            v |= (uint32_t)(c - 'a' + 10);
-        } else if (c >= 'A' && c <= 'F') {
-            v |= (uint32_t)(c - 'A' + 10);
-        } else {
-            return -1;
-        }
-    }
-    *out = v;
-    return 0;
-}
-
-/* The length of a valid UTF-8 sequence at p (at most n bytes), 0 if invalid. */
-static size_t utf8_len(const unsigned char *p, size_t n)
-{
-    if (p[0] < 0x80) {
-        return 1;
-    }
-    size_t k;
-    uint32_t cp, min;
-    if ((p[0] & 0xE0) == 0xC0) {
-        k = 2, cp = p[0] & 0x1F, min = 0x80;
-    } else if ((p[0] & 0xF0) == 0xE0) {
-        k = 3, cp = p[0] & 0x0F, min = 0x800;
-    } else if ((p[0] & 0xF8) == 0xF0) {
-        k = 4, cp = p[0] & 0x07, min = 0x10000;
-    } else {
-        return 0;
-    }
-    if (k > n) {
-        return 0;
-    }
-    for (size_t i = 1; i < k; i++) {
-        if ((p[i] & 0xC0) != 0x80) {
-            return 0;
-        }
-        cp = (cp << 6) | (p[i] & 0x3F);
-    }
-    if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) {
-        return 0;
-    }
-    return k;
-}
-
-/* Scans a string at sc->pos (the opening quote); returns the decoded text (malloc'd) or NULL. */
+/* Scans a string at sc->pos (the opening quote) of a text already validated by rp_json_parse,
+ * so only its end has to be found; the JSON reader decodes it. Returns the decoded text
+ * (malloc'd) or NULL. */
 static char *scan_string(scanner *sc)
 {
-    const char *s = sc->s;
-    rp_buf b = {0};
     size_t i = sc->pos + 1;
-    for (;;) {
-        if (i >= sc->len) {
-            sc_fail(sc, sc->pos, "unterminated string");
-            rp_buf_free(&b);
-            return NULL;
-        }
-        unsigned char c = (unsigned char)s[i];
-        if (c == '"') {
-            break;
-        }
-        if (c < 0x20) {
-            sc_fail(sc, i, "control character in a string");
-            rp_buf_free(&b);
-            return NULL;
-        }
-        if (c != '\\') {
-            size_t k = utf8_len((const unsigned char *)s + i, sc->len - i);
-            if (k == 0) {
-                sc_fail(sc, i, "invalid UTF-8");
-                rp_buf_free(&b);
-                return NULL;
-            }
-            rp_buf_append(&b, s + i, k);
-            i += k;
-            continue;
-        }
-        if (i + 1 >= sc->len) {
-            continue; /* reported as unterminated above */
-        }
-        char e = s[i + 1];
-        const char *simple = strchr("\"\\/bfnrt", e);
-        if (e != '\0' && simple && e != 'u') {
-            static const char map[] = "\"\\/\b\f\n\r\t";
-            rp_buf_putc(&b, map[simple - "\"\\/bfnrt"]);
-            i += 2;
-            continue;
-        }
-        uint32_t cp;
-        if (e != 'u' || i + 6 > sc->len || hex4(s + i + 2, &cp) != 0) {
-            sc_fail(sc, i, "invalid escape in a string");
-            rp_buf_free(&b);
-            return NULL;
-        }
-        i += 6;
-        if (cp >= 0xD800 && cp <= 0xDBFF) {
-            uint32_t lo;
-            if (i + 6 > sc->len || s[i] != '\\' || s[i + 1] != 'u' || hex4(s + i + 2, &lo) != 0 ||
-                lo < 0xDC00 || lo > 0xDFFF) {
-                sc_fail(sc, i - 6, "lone UTF-16 surrogate escape");
-                rp_buf_free(&b);
-                return NULL;
-            }
-            cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
-            i += 6;
-        } else if (cp >= 0xDC00 && cp <= 0xDFFF) {
-            sc_fail(sc, i - 6, "lone UTF-16 surrogate escape");
-            rp_buf_free(&b);
-            return NULL;
-        }
-        put_utf8(&b, cp);
+    while (i < sc->len && sc->s[i] != '"')
+        i += sc->s[i] == '\\' ? 2 : 1;
+    if (i >= sc->len) {
+        sc_fail(sc, sc->pos, "unterminated string");
+        return NULL;
+    }
+    rp_arena a;
+    rp_arena_init(&a, 256);
+    rp_json_error jerr;
+    rp_json *v = rp_json_parse(&a, sc->s + sc->pos, i + 1 - sc->pos, &jerr);
+    char *out = v && v->type == RP_JSON_STRING ? strdup(v->v.s) : NULL;
+    rp_arena_free(&a);
+    if (out == NULL) {
+        sc_fail(sc, sc->pos, "invalid string");
+        return NULL;
     }
     sc->pos = i + 1;
-    if (!b.data) {
-        rp_buf_puts(&b, "");
-    }
-    return rp_buf_take(&b);
+    return out;
 }
 
 static int scan_value(scanner *sc);
 
-static int scan_number(scanner *sc)
+/* A number or a literal (true, false, null), already validated: its bytes run to the next
+ * delimiter. */
+static int scan_scalar(scanner *sc)
 {
-    const char *s = sc->s;
-    size_t i = sc->pos, start = i;
-    if (i < sc->len && s[i] == '-') {
+    size_t start = sc->pos, i = start;
+    while (i < sc->len && strchr(",]} \t\r\n", sc->s[i]) == NULL)
         i++;
-    }
-    if (i < sc->len && s[i] == '0') {
-        i++;
-    } else if (i < sc->len && s[i] >= '1' && s[i] <= '9') {
-        while (i < sc->len && s[i] >= '0' && s[i] <= '9') {
-            i++;
-        }
-    } else {
+    if (i == start)
         return sc_fail(sc, start, "expected a value");
-    }
-    if (i < sc->len && s[i] == '.') {
-        i++;
-        if (i >= sc->len || s[i] < '0' || s[i] > '9') {
-            return sc_fail(sc, i, "expected a digit");
-        }
-        while (i < sc->len && s[i] >= '0' && s[i] <= '9') {
-            i++;
-        }
-    }
-    if (i < sc->len && (s[i] == 'e' || s[i] == 'E')) {
-        i++;
-        if (i < sc->len && (s[i] == '+' || s[i] == '-')) {
-            i++;
-        }
-        if (i >= sc->len || s[i] < '0' || s[i] > '9') {
-            return sc_fail(sc, i, "expected a digit");
-        }
-        while (i < sc->len && s[i] >= '0' && s[i] <= '9') {
-            i++;
-        }
-    }
     int id = new_node(sc, N_OTHER, start);
     sc->nodes[id].end = i;
     sc->pos = i;
@@ -359,18 +208,6 @@ static int scan_container(scanner *sc, bool object)
     return id;
 }
 
-static int scan_literal(scanner *sc, const char *word)
-{
-    size_t n = strlen(word);
-    if (sc->len - sc->pos < n || memcmp(sc->s + sc->pos, word, n) != 0) {
-        return sc_fail(sc, sc->pos, "expected a value");
-    }
-    int id = new_node(sc, N_OTHER, sc->pos);
-    sc->pos += n;
-    sc->nodes[id].end = sc->pos;
-    return id;
-}
-
 static int scan_value(scanner *sc)
 {
     if (sc->pos >= sc->len) {
@@ -393,14 +230,8 @@ static int scan_value(scanner *sc)
         sc->nodes[id].end = sc->pos;
         return id;
     }
-    case 't':
-        return scan_literal(sc, "true");
-    case 'f':
-        return scan_literal(sc, "false");
-    case 'n':
-        return scan_literal(sc, "null");
     default:
-        return scan_number(sc);
+        return scan_scalar(sc);
     }
 }
 
@@ -432,6 +263,18 @@ static int scan_document(scanner *sc, const char *text, size_t len, rp_splice_er
     }
     if (text[sc->pos] != '{') {
         sc_fail(sc, sc->pos, "a settings file must be a JSON object");
+        return -2;
+    }
+    /* Validity is the JSON reader's: RFC 8259 exactly, the errors it names. The scan below only
+     * records where each value lies. */
+    size_t body = sc->pos;
+    rp_arena a;
+    rp_arena_init(&a, 4096);
+    rp_json_error jerr;
+    bool valid = rp_json_parse(&a, text + body, len - body, &jerr) != NULL;
+    rp_arena_free(&a);
+    if (!valid) {
+        sc_fail(sc, body + jerr.offset, jerr.msg);
         return -2;
     }
     int root = scan_value(sc);
