@@ -174,22 +174,7 @@ static const rp_json *apply_patch_args(rp_arena *a, const rp_json *input)
     return rp_json_new(a, args);
 }
 
-/* tool_name and tool_input of a tool event; both are required. */
-static int read_tool(const rp_json *payload, rp_hook_call *call, char *err, size_t err_size)
-{
-    if (rp_hook_opt_str(payload, "tool_name", &call->tool_name, err, err_size) != 0)
-        return -1;
-    if (call->tool_name == NULL)
-        return rp_hook_fail(err, err_size, "tool_name is missing");
-    const rp_json *input = rp_json_get(payload, "tool_input");
-    if (!rp_json_is_object(input))
-        return rp_hook_fail(err, err_size, "tool_input must be an object, not %s",
-                            input ? rp_json_type_name(input->type) : "missing");
-    call->tool_input = input;
-    return 0;
-}
-
-/* After read_tool. */
+/* After rp_hook_read_tool. */
 static int parse_pre_tool(rp_claude_dialect d, const rp_hook_env *env, rp_arena *a,
                           rp_hook_call *call, char *err, size_t err_size)
 {
@@ -209,7 +194,7 @@ static int parse_pre_tool(rp_claude_dialect d, const rp_hook_env *env, rp_arena 
     return 0;
 }
 
-/* After read_tool. */
+/* After rp_hook_read_tool. */
 static int parse_post_tool(rp_claude_dialect d, const rp_json *payload, rp_arena *a,
                            rp_hook_call *call, char *err, size_t err_size)
 {
@@ -322,7 +307,7 @@ int rp_claude_shape_parse(const rp_host_adapter *host, rp_claude_dialect dialect
     if (call->phase == RP_HOOK_PROMPT && rp_json_is_string(prompt))
         f.tool_use_id = rp_hook_prompt_key(a, prompt->v.s);
     if (call->phase == RP_HOOK_PRE_TOOL || call->phase == RP_HOOK_POST_TOOL) {
-        if (read_tool(payload, call, err, err_size) != 0)
+        if (rp_hook_read_tool(payload, "tool_input", call, err, err_size) != 0)
             return -1;
         /* Both hosts send tool_use_id with every tool event; should one come without it, the
          * call key (as for Cursor) still pairs the pre- and post-event, so an ASK the person

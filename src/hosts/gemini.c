@@ -63,21 +63,6 @@ static int event_index(const char *name)
     return -1;
 }
 
-/* tool_name and tool_input, both required. */
-static int read_tool(const rp_json *payload, rp_hook_call *call, char *err, size_t err_size)
-{
-    if (rp_hook_opt_str(payload, "tool_name", &call->tool_name, err, err_size) != 0)
-        return -1;
-    if (call->tool_name == NULL)
-        return rp_hook_fail(err, err_size, "tool_name is missing");
-    const rp_json *input = rp_json_get(payload, "tool_input");
-    if (!rp_json_is_object(input))
-        return rp_hook_fail(err, err_size, "tool_input must be an object, not %s",
-                            input ? rp_json_type_name(input->type) : "missing");
-    call->tool_input = input;
-    return 0;
-}
-
 /* The text of tool_response.error (a string, or an object with `message`), or NULL. */
 static const char *error_text(rp_arena *a, const rp_json *error)
 {
@@ -311,7 +296,7 @@ static int read_fields(const rp_json *payload, rp_arena *a, rp_hook_call *call,
     switch (call->phase) {
     case RP_HOOK_PRE_TOOL:
     case RP_HOOK_POST_TOOL:
-        if (read_tool(payload, call, err, err_size) != 0)
+        if (rp_hook_read_tool(payload, "tool_input", call, err, err_size) != 0)
             return -1;
         f->tool_use_id = rp_hook_call_key(a, call->tool_name, call->tool_input);
         call->can_rewrite = call->phase == RP_HOOK_PRE_TOOL;

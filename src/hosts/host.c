@@ -124,3 +124,18 @@ void rp_hook_write_line(rp_buf *out, const rp_json *v)
     rp_json_write(out, v);
     rp_buf_putc(out, '\n');
 }
+
+int rp_hook_read_tool(const rp_json *payload, const char *input_key, rp_hook_call *call, char *err,
+                      size_t err_size)
+{
+    if (rp_hook_opt_str(payload, "tool_name", &call->tool_name, err, err_size) != 0)
+        return -1;
+    if (call->tool_name == NULL)
+        return rp_hook_fail(err, err_size, "tool_name is missing");
+    const rp_json *input = rp_json_get(payload, input_key);
+    if (!rp_json_is_object(input))
+        return rp_hook_fail(err, err_size, "%s must be an object, not %s", input_key,
+                            input ? rp_json_type_name(input->type) : "missing");
+    call->tool_input = input;
+    return 0;
+}

@@ -107,6 +107,11 @@ const rp_host_adapter *const *rp_host_all(size_t *count);
 
 /* ---- helpers shared by the adapters (src/hosts/host.c) ---- */
 
+/* call->tool_name (`tool_name`, a non-empty string) and call->tool_input (input_key, an
+ * object) of a tool event; -1 with err naming the field when either is missing or mistyped. */
+int rp_hook_read_tool(const rp_json *payload, const char *input_key, rp_hook_call *call, char *err,
+                      size_t err_size);
+
 /* The ASK key of a prompt (its context.tool_use_id): "prompt:" + the first 32 hex digits of
  * SHA-256 of its text, so that the same prompt sent again finds its pending ASK. */
 const char *rp_hook_prompt_key(rp_arena *a, const char *prompt);
