@@ -516,35 +516,7 @@ static void test_lazy_scanner(void **unused)
 
 /* ---- a private cache directory: no test writes the developer's ~/.cache ---- */
 
-static char g_cache[64];
-
-static int setup_cache(void **state)
-{
-    (void)state;
-    snprintf(g_cache, sizeof g_cache, "/tmp/rampart-test-pii-XXXXXX");
-    if (mkdtemp(g_cache) == NULL)
-        return -1;
-    return setenv("RAMPART_CACHE_DIR", g_cache, 1);
-}
-
-static int teardown_cache(void **state)
-{
-    (void)state;
-    DIR *d = opendir(g_cache);
-    if (d != NULL) {
-        struct dirent *de;
-        while ((de = readdir(d)) != NULL) {
-            if (de->d_name[0] == '.')
-                continue;
-            char path[512];
-            snprintf(path, sizeof path, "%s/%s", g_cache, de->d_name);
-            unlink(path);
-        }
-        closedir(d);
-    }
-    rmdir(g_cache);
-    return 0;
-}
+#include "scan_cache_fixture.h"
 
 int main(void)
 {

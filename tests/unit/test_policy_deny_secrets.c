@@ -473,35 +473,12 @@ static void test_scanner_failure(void **unused)
 
 /* ---- a private cache directory: no test writes the developer's ~/.cache ---- */
 
-static char g_cache[64];
-
-static int setup(void **state)
-{
-    (void)state;
-    snprintf(g_cache, sizeof g_cache, "/tmp/rampart-test-secrets-XXXXXX");
-    if (mkdtemp(g_cache) == NULL)
-        return -1;
-    return setenv("RAMPART_CACHE_DIR", g_cache, 1);
-}
+#include "scan_cache_fixture.h"
 
 static int teardown(void **state)
 {
-    (void)state;
-    DIR *d = opendir(g_cache);
-    if (d != NULL) {
-        struct dirent *de;
-        while ((de = readdir(d)) != NULL) {
-            if (de->d_name[0] == '.')
-                continue;
-            char path[512];
-            snprintf(path, sizeof path, "%s/%s", g_cache, de->d_name);
-            unlink(path);
-        }
-        closedir(d);
-    }
-    rmdir(g_cache);
     rp_arena_free(&g_arena);
-    return 0;
+    return teardown_cache(state);
 }
 
 int main(void)
@@ -521,5 +498,5 @@ int main(void)
         cmocka_unit_test(test_redact),
         cmocka_unit_test(test_scanner_failure),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return cmocka_run_group_tests(tests, setup_cache, teardown);
 }
