@@ -99,6 +99,15 @@ function partsText(parts) {
     .join("\n");
 }
 
+/**
+ * {is_error} from a tool result's metadata.exit (bash), or nothing when opencode gave none.
+ * @param {any} output
+ */
+function exitError(output) {
+  const exit = output && output.metadata ? output.metadata.exit : undefined;
+  return typeof exit === "number" ? { is_error: exit !== 0 } : {};
+}
+
 /** @param {string} message */
 function warn(message) {
   console.error(message);
@@ -141,6 +150,8 @@ export const RampartPlugin = async ({ directory }) => {
         tool_call_id: input.callID,
         input: args && typeof args === "object" ? args : undefined,
         output: output && output.output !== undefined ? output.output : null,
+        // opencode's own failure signal: the exit status of a shell call (metadata.exit).
+        ...exitError(output),
       });
       if (r.problem) {
         warn(`rampart: ${r.problem}`);

@@ -152,7 +152,8 @@ export default function (pi) {
       tool_call_id: event.toolCallId,
       input: event.input,
       output: contentText(event.content),
-      is_error: event.isError === true,
+      // Pi's own failure signal; rampart falls back to reading the text only without it.
+      ...(typeof event.isError === "boolean" ? { is_error: event.isError } : {}),
     });
     if (r.problem) {
       warn(ctx, `rampart: ${r.problem}`);

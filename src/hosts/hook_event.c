@@ -48,10 +48,10 @@ void rp_hook_event_tool_call(rp_arena *a, rp_json *ev, const char *tool_name, co
 }
 
 void rp_hook_event_tool_result(rp_arena *a, rp_json *ev, const char *tool_name, const rp_json *args,
-                               rp_json result)
+                               const rp_json *output, rp_tool_outcome outcome)
 {
     set_str(a, ev, "target", tool_name);
-    rp_json_object_set(a, ev, "data", result);
+    rp_json_object_set(a, ev, "data", rp_tool_result_data(a, output, outcome));
     rp_json_object_set(a, ev, "request_data", tool_data(a, tool_name, args));
 }
 

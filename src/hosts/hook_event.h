@@ -5,6 +5,7 @@
 #define RAMPART_HOSTS_HOOK_EVENT_H
 
 #include "hosts/host.h"
+#include "hosts/tool_result.h"
 
 /* The parts of context.* every event carries. Any field may be NULL (then omitted). */
 typedef struct rp_hook_ctx_fields {
@@ -25,10 +26,11 @@ rp_json rp_hook_event_new(rp_arena *a, const rp_host_adapter *host, const rp_hoo
 /* tool_call: target = tool_name, data = {name, arguments} (arguments: args, or {} when NULL). */
 void rp_hook_event_tool_call(rp_arena *a, rp_json *ev, const char *tool_name, const rp_json *args);
 
-/* tool_result: target = tool_name, data = result (any JSON value; a string for text output),
- * request_data = {name, arguments}. */
+/* tool_result: target = tool_name, data = rp_tool_result_data(output, outcome) (the one shape
+ * the policies read: {result, is_error?}), request_data = {name, arguments}. output is the
+ * host's tool output as sent (NULL when none); keep it in call->tool_output for the answer. */
 void rp_hook_event_tool_result(rp_arena *a, rp_json *ev, const char *tool_name, const rp_json *args,
-                               rp_json result);
+                               const rp_json *output, rp_tool_outcome outcome);
 
 /* request: data = {user_content: prompt}. */
 void rp_hook_event_request(rp_arena *a, rp_json *ev, const char *prompt);

@@ -10,8 +10,10 @@
  *   event            rampart event    fields read
  *   tool_call        tool_call        tool_name, input (an object), tool_call_id
  *   tool_result      tool_result      tool_name, input?, tool_call_id, output (any JSON; text
- *                                     as a string), is_error (then the result is
- *                                     "Error: <output>")
+ *                                     as a string), is_error (the host's failure signal:
+ *                                     Pi's isError, opencode's metadata.exit != 0; absent
+ *                                     when the host gave none). data = {result, is_error}
+ *                                     (tool_result.h)
  *   input            request          prompt (the user's message)
  *   message_end      llm_response     usage {input, output, cacheRead, cacheWrite,
  *                                     cost: {total}} → input_tokens, output_tokens,

@@ -55,22 +55,19 @@ static int read_tool(const rp_json *payload, rp_hook_call *call, char *err, size
     return 0;
 }
 
-/* The tool_result data: output as given (a string for text), or "Error: <output>" when
- * is_error is true. */
-static int result_of(const rp_json *payload, rp_arena *a, rp_json *out, char *err, size_t err_size)
+/* The tool's output (call->tool_output) and the extension's is_error (Pi's isError, the
+ * opencode plugin's exit status): absent or null means the host gave no signal. */
+static int read_result(const rp_json *payload, rp_hook_call *call, rp_tool_outcome *outcome,
+                       char *err, size_t err_size)
 {
-    const rp_json *output = rp_json_get(payload, "output");
     const rp_json *is_error = rp_json_get(payload, "is_error");
     if (is_error && is_error->type != RP_JSON_NULL && is_error->type != RP_JSON_BOOL)
         return rp_hook_fail(err, err_size, "is_error must be a boolean, not %s",
                             rp_json_type_name(is_error->type));
-    *out = output ? *output : rp_json_make_null();
-    if (is_error && is_error->type == RP_JSON_BOOL && is_error->v.b) {
-        const char *text = rp_json_is_string(output) ? output->v.s
-                           : output                  ? rp_json_to_string(a, output)
-                                                     : "the tool failed";
-        *out = rp_json_make_string_ref(rp_arena_sprintf(a, "Error: %s", text));
-    }
+    call->tool_output = rp_json_get(payload, "output");
+    *outcome = is_error == NULL || is_error->type == RP_JSON_NULL ? RP_TOOL_UNKNOWN
+               : is_error->v.b                                    ? RP_TOOL_ERROR
+                                                                  : RP_TOOL_OK;
     return 0;
 }
 
@@ -199,10 +196,11 @@ int rp_pi_shape_parse(const rp_host_adapter *host, bool opencode, const rp_json 
         rp_hook_event_tool_call(a, &call->event, call->tool_name, call->tool_input);
         return 0;
     case RP_HOOK_POST_TOOL: {
-        rp_json result;
-        if (result_of(payload, a, &result, err, err_size) != 0)
+        rp_tool_outcome outcome = RP_TOOL_UNKNOWN;
+        if (read_result(payload, call, &outcome, err, err_size) != 0)
             return -1;
-        rp_hook_event_tool_result(a, &call->event, call->tool_name, call->tool_input, result);
+        rp_hook_event_tool_result(a, &call->event, call->tool_name, call->tool_input,
+                                  call->tool_output, outcome);
         return 0;
     }
     case RP_HOOK_PROMPT:

@@ -135,28 +135,55 @@ static void test_after_tool_events(void **state)
                  "\"tool_response\":{\"llmContent\":\"a\\nb\\n\",\"returnDisplay\":\"a b\"}}",
                  RP_HOOK_POST_TOOL,
                  "{" CTX "\"tool_use_id\":\"" SHELL_LS_KEY "\",\"user\":\"alice\"},"
-                 "\"data\":\"a\\nb\\n\",\"request_data\":{\"arguments\":{\"command\":\"ls\","
+                 "\"data\":{\"is_error\":false,\"result\":\"a\\nb\\n\"},\"request_data\":{"
+                 "\"arguments\":{\"command\":\"ls\","
                  "\"dir_path\":\"/w\"},\"name\":\"run_shell_command\"},\"session_id\":\"g1\","
                  "\"target\":\"run_shell_command\",\"type\":\"tool_result\"}");
     /* No llmContent: the whole tool_response. */
     rp_hook_call c = parse_ok("{" BASE "\"hook_event_name\":\"AfterTool\",\"tool_name\":\"glob\","
                               "\"tool_input\":{\"pattern\":\"*.c\"},"
                               "\"tool_response\":{\"returnDisplay\":\"2 files\"}}");
-    assert_json(rp_json_get(&c.event, "data"), "{\"returnDisplay\":\"2 files\"}");
+    assert_json(rp_json_get(&c.event, "data"),
+                "{\"is_error\":false,\"result\":{\"returnDisplay\":\"2 files\"}}");
+    /* A failed command: the shell's "Exit Code: N" line after the output (the recorded shape:
+     * Gemini sets no error for it). A line in the output before it does not count. */
+    c = parse_ok("{" BASE "\"hook_event_name\":\"AfterTool\",\"tool_name\":\"run_shell_command\","
+                 "\"tool_input\":{\"command\":\"ls /nonexistent-1\"},\"tool_response\":{"
+                 "\"llmContent\":\"<untrusted_context>\\nOutput: ls: cannot access "
+                 "'/nonexistent-1': No such file or directory\\nExit Code: 2\\nProcess Group "
+                 "PGID: 4242\\n</untrusted_context>\",\"returnDisplay\":\"ls: cannot access\"}}");
+    assert_json(rp_json_get(&c.event, "data"),
+                "{\"is_error\":true,\"result\":\"<untrusted_context>\\nOutput: ls: cannot "
+                "access '/nonexistent-1': No such file or directory\\nExit Code: 2\\nProcess "
+                "Group PGID: 4242\\n</untrusted_context>\"}");
+    c = parse_ok(
+        "{" BASE "\"hook_event_name\":\"AfterTool\",\"tool_name\":\"run_shell_command\","
+        "\"tool_input\":{\"command\":\"cat log\"},\"tool_response\":{"
+        "\"llmContent\":\"Output: Exit Code: 3\\nExit Code: 0\\nProcess Group PGID: 1\"}}");
+    assert_json(rp_json_get(&c.event, "data"),
+                "{\"is_error\":false,\"result\":\"Output: Exit Code: 3\\nExit Code: 0\\nProcess "
+                "Group PGID: 1\"}");
+    /* Another tool's text is not read for an exit code. */
+    c = parse_ok("{" BASE "\"hook_event_name\":\"AfterTool\",\"tool_name\":\"read_file\","
+                 "\"tool_input\":{\"path\":\"x\"},\"tool_response\":{\"llmContent\":"
+                 "\"Exit Code: 1\"}}");
+    assert_json(rp_json_get(&c.event, "data"), "{\"is_error\":false,\"result\":\"Exit Code: 1\"}");
     /* An error, as a string or an object with a message. */
     c = parse_ok("{" BASE "\"hook_event_name\":\"AfterTool\",\"tool_name\":\"read_file\","
                  "\"tool_input\":{\"path\":\"x\"},\"tool_response\":{\"llmContent\":\"\","
                  "\"error\":{\"message\":\"File not found: x\",\"type\":\"enoent\"}}}");
-    assert_json(rp_json_get(&c.event, "data"), "\"Error: File not found: x\"");
+    assert_json(rp_json_get(&c.event, "data"),
+                "{\"is_error\":true,\"result\":\"File not found: x\"}");
     c = parse_ok("{" BASE "\"hook_event_name\":\"AfterTool\",\"tool_name\":\"read_file\","
                  "\"tool_input\":{\"path\":\"x\"},\"tool_response\":{\"llmContent\":\"partial\","
                  "\"error\":\"denied\"}}");
-    assert_json(rp_json_get(&c.event, "data"), "\"Error: denied\"");
+    assert_json(rp_json_get(&c.event, "data"),
+                "{\"is_error\":true,\"result\":\"partial\\ndenied\"}");
     /* error null or "": not an error. */
     c = parse_ok("{" BASE "\"hook_event_name\":\"AfterTool\",\"tool_name\":\"read_file\","
                  "\"tool_input\":{\"path\":\"x\"},\"tool_response\":{\"llmContent\":\"ok\","
                  "\"error\":null}}");
-    assert_json(rp_json_get(&c.event, "data"), "\"ok\"");
+    assert_json(rp_json_get(&c.event, "data"), "{\"is_error\":false,\"result\":\"ok\"}");
     assert_false(c.can_rewrite);
 }
 

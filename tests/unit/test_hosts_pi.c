@@ -136,25 +136,27 @@ static void test_tool_events(void **state)
     assert_false(c.can_rewrite);
     assert_json(&c.event,
                 "{" CTX("pi") "\"tool_use_id\":\"" BASH_LS_KEY "\",\"user\":"
-                              "\"cfg-user\"},\"data\":\"a\\nb\\n\",\"request_data\":{\"arguments\":"
+                              "\"cfg-user\"},\"data\":{\"is_error\":false,\"result\":\"a\\nb\\n\"},"
+                              "\"request_data\":{\"arguments\":"
                               "{\"command\":\"ls\"},\"name\":\"bash\"},\"session_id\":\"p1\","
                               "\"target\":\"bash\",\"type\":\"tool_result\"}");
-    /* A failed tool: "Error: <output>"; structured output as JSON text. */
+    /* A failed tool: the host's flag; structured output as it is. */
     c = parse_ok(PI, "{\"event\":\"tool_result\"," BASE "\"tool_name\":\"read\","
                      "\"tool_call_id\":\"tc2\",\"input\":{\"path\":\"x\"},\"output\":\"ENOENT\","
                      "\"is_error\":true}");
-    assert_json(rp_json_get(&c.event, "data"), "\"Error: ENOENT\"");
+    assert_json(rp_json_get(&c.event, "data"), "{\"is_error\":true,\"result\":\"ENOENT\"}");
     c = parse_ok(PI, "{\"event\":\"tool_result\"," BASE "\"tool_name\":\"read\","
                      "\"tool_call_id\":\"tc2\",\"input\":{\"path\":\"x\"},\"output\":{\"code\":2},"
                      "\"is_error\":true}");
-    assert_json(rp_json_get(&c.event, "data"), "\"Error: {\\\"code\\\":2}\"");
+    assert_json(rp_json_get(&c.event, "data"), "{\"is_error\":true,\"result\":{\"code\":2}}");
     c = parse_ok(PI, "{\"event\":\"tool_result\"," BASE "\"tool_name\":\"read\","
                      "\"tool_call_id\":\"tc2\",\"input\":{\"path\":\"x\"},\"is_error\":true}");
-    assert_json(rp_json_get(&c.event, "data"), "\"Error: the tool failed\"");
-    /* Structured output that is not an error stays as it is; a missing output is null. */
+    assert_json(rp_json_get(&c.event, "data"), "{\"is_error\":true,\"result\":null}");
+    /* Without is_error the host gave no signal: the key is left out (the text heuristics
+     * decide). */
     c = parse_ok(PI, "{\"event\":\"tool_result\"," BASE "\"tool_name\":\"read\","
                      "\"tool_call_id\":\"tc2\",\"input\":{\"path\":\"x\"},\"output\":[1]}");
-    assert_json(rp_json_get(&c.event, "data"), "[1]");
+    assert_json(rp_json_get(&c.event, "data"), "{\"result\":[1]}");
 }
 
 static void test_prompt_usage_and_lifecycle(void **state)
@@ -225,14 +227,15 @@ static void test_opencode_names(void **state)
                  "\"tool_call_id\":\"call_1\",\"input\":{\"filePath\":\"/w/a.c\"}}",
                  RP_HOOK_PRE_TOOL, want);
     /* tool.execute.after without the arguments: request_data.arguments is {}. */
-    assert_event(OC,
-                 "{\"event\":\"tool.execute.after\"," BASE "\"tool_name\":\"read\","
-                 "\"tool_call_id\":\"call_2\",\"output\":\"text\"}",
-                 RP_HOOK_POST_TOOL,
-                 "{" CTX("opencode") "\"tool_use_id\":\"call_2\",\"user\":\"cfg-user\"},"
-                                     "\"data\":\"text\",\"request_data\":{\"arguments\":{},"
-                                     "\"name\":\"read\"},\"session_id\":\"p1\",\"target\":"
-                                     "\"read\",\"type\":\"tool_result\"}");
+    assert_event(
+        OC,
+        "{\"event\":\"tool.execute.after\"," BASE "\"tool_name\":\"read\","
+        "\"tool_call_id\":\"call_2\",\"output\":\"text\"}",
+        RP_HOOK_POST_TOOL,
+        "{" CTX("opencode") "\"tool_use_id\":\"call_2\",\"user\":\"cfg-user\"},"
+                            "\"data\":{\"result\":\"text\"},\"request_data\":{\"arguments\":{},"
+                            "\"name\":\"read\"},\"session_id\":\"p1\",\"target\":"
+                            "\"read\",\"type\":\"tool_result\"}");
     rp_hook_call c = parse_ok(OC, "{\"event\":\"chat.message\"," BASE "\"prompt\":\"hello\"}");
     assert_int_equal(c.phase, RP_HOOK_PROMPT);
     assert_string_equal(c.host_event, "chat.message");
