@@ -3,7 +3,9 @@
  * Gemini's hooks get one JSON object on stdin ({session_id, cwd, hook_event_name, timestamp,
  * ...}) and answer with JSON on stdout (exit 0; nothing else may be printed there) or exit 2
  * with the reason on stderr. Events:
- *   BeforeTool   → tool_call   (tool_name, tool_input; Gemini has no call id, so
+ *   BeforeTool   → tool_call   (tool_name, tool_input; an MCP tool, which has mcp_context
+ *                               {server_name, tool_name}, as mcp__<server>__<tool>, the name
+ *                               the policies know MCP tools by; Gemini has no call id, so
  *                               context.tool_use_id is rp_hook_call_key of the call, the same
  *                               for its AfterTool)
  *   AfterTool    → tool_result ({result: tool_response.llmContent (else the whole
@@ -85,8 +87,8 @@ static const char *error_text(rp_arena *a, const rp_json *error)
  * Gemini's failure signal is tool_response.error, whose message joins the text when the text
  * does not carry it (the policies that scan results must see it), and for its shell tool,
  * which reports a failed command with no error, the "Exit Code: N" line after the output. */
-static int parse_post_tool(const rp_json *payload, rp_arena *a, rp_hook_call *call, char *err,
-                           size_t err_size)
+static int parse_post_tool(const rp_json *payload, rp_arena *a, rp_hook_call *call,
+                           const char *tool, char *err, size_t err_size)
 {
     const rp_json *response = rp_json_get(payload, "tool_response");
     if (!rp_json_is_object(response))
@@ -107,7 +109,7 @@ static int parse_post_tool(const rp_json *payload, rp_arena *a, rp_hook_call *ca
                rp_tool_outcome_exit_line(text, "Exit Code:", false) == RP_TOOL_ERROR) {
         outcome = RP_TOOL_ERROR;
     }
-    rp_hook_event_tool_result(a, &call->event, call->tool_name, call->tool_input, output, outcome);
+    rp_hook_event_tool_result(a, &call->event, tool, call->tool_input, output, outcome);
     return 0;
 }
 
@@ -304,6 +306,29 @@ static const rp_json *rewritten_request(const rp_hook_call *call, const rp_json 
     return rp_json_new(a, out);
 }
 
+/* The tool name of the event: an MCP tool (`mcp_<server>_<tool>`, with mcp_context naming the
+ * server and the tool) in the one MCP naming the policies read (rp_hook_mcp_name), any other
+ * tool by Gemini's own name. */
+static int event_tool_name(const rp_json *payload, rp_arena *a, const rp_hook_call *call,
+                           const char **out, char *err, size_t err_size)
+{
+    *out = call->tool_name;
+    const rp_json *mcp = rp_json_get(payload, "mcp_context");
+    if (mcp == NULL || mcp->type == RP_JSON_NULL)
+        return 0;
+    if (!rp_json_is_object(mcp))
+        return rp_hook_fail(err, err_size, "mcp_context must be an object, not %s",
+                            rp_json_type_name(mcp->type));
+    const char *server, *tool;
+    if (rp_hook_opt_str(mcp, "server_name", &server, err, err_size) != 0 ||
+        rp_hook_opt_str(mcp, "tool_name", &tool, err, err_size) != 0)
+        return -1;
+    if (server == NULL || tool == NULL)
+        return rp_hook_fail(err, err_size, "mcp_context must name server_name and tool_name");
+    *out = rp_hook_mcp_name(a, server, tool);
+    return 0;
+}
+
 /* Fills the fields before the event is built: the tool, the prompt, the call key. */
 static int read_fields(const rp_json *payload, rp_arena *a, rp_hook_call *call,
                        rp_hook_ctx_fields *f, char *err, size_t err_size)
@@ -371,16 +396,20 @@ static int parse(const rp_json *payload, const rp_hook_env *env, rp_arena *a, rp
     call->session_id = sid;
 
     rp_hook_ctx_fields f = {0};
+    const char *tool = NULL;
     if (rp_hook_opt_str(payload, "cwd", &f.cwd, err, err_size) != 0 ||
         read_fields(payload, a, call, &f, err, err_size) != 0)
+        return -1;
+    if ((call->phase == RP_HOOK_PRE_TOOL || call->phase == RP_HOOK_POST_TOOL) &&
+        event_tool_name(payload, a, call, &tool, err, err_size) != 0)
         return -1;
     call->event = rp_hook_event_new(a, &rp_host_gemini, env, events[idx].type, sid, &f);
     switch (call->phase) {
     case RP_HOOK_PRE_TOOL:
-        rp_hook_event_tool_call(a, &call->event, call->tool_name, call->tool_input);
+        rp_hook_event_tool_call(a, &call->event, tool, call->tool_input);
         return 0;
     case RP_HOOK_POST_TOOL:
-        return parse_post_tool(payload, a, call, err, err_size);
+        return parse_post_tool(payload, a, call, tool, err, err_size);
     case RP_HOOK_PROMPT:
         rp_hook_event_request(a, &call->event, rp_json_get_str(payload, "prompt"));
         return 0;

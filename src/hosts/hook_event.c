@@ -55,6 +55,11 @@ void rp_hook_event_tool_result(rp_arena *a, rp_json *ev, const char *tool_name, 
     rp_json_object_set(a, ev, "request_data", tool_data(a, tool_name, args));
 }
 
+const char *rp_hook_mcp_name(rp_arena *a, const char *server, const char *tool)
+{
+    return rp_arena_sprintf(a, "mcp__%s__%s", server, tool);
+}
+
 void rp_hook_event_request(rp_arena *a, rp_json *ev, const char *prompt)
 {
     rp_json data = rp_json_make_object();

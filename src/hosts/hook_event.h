@@ -32,6 +32,13 @@ void rp_hook_event_tool_call(rp_arena *a, rp_json *ev, const char *tool_name, co
 void rp_hook_event_tool_result(rp_arena *a, rp_json *ev, const char *tool_name, const rp_json *args,
                                const rp_json *output, rp_tool_outcome outcome);
 
+/* The name the policies know an MCP tool by: "mcp__<server>__<tool>", Claude Code's and
+ * Codex's own naming, which github_policy and the permissions `mcp` surface read. Hosts that
+ * name MCP tools otherwise (Gemini `mcp_<server>_<tool>` with mcp_context, opencode
+ * `<server>_<tool>`) map their calls to it when they know the server and the tool; the call
+ * keeps the host's name (call->tool_name) for the answer. */
+const char *rp_hook_mcp_name(rp_arena *a, const char *server, const char *tool);
+
 /* request: data = {user_content: prompt}. */
 void rp_hook_event_request(rp_arena *a, rp_json *ev, const char *prompt);
 

@@ -55,6 +55,29 @@ static int read_tool(const rp_json *payload, rp_hook_call *call, char *err, size
     return 0;
 }
 
+/* The tool name of the event: with `mcp` {server, tool} (the opencode plugin sends it for an
+ * MCP tool, which opencode names `<server>_<tool>`), the one MCP naming the policies read
+ * (rp_hook_mcp_name); else the host's own name. */
+static int event_tool_name(const rp_json *payload, rp_arena *a, const rp_hook_call *call,
+                           const char **out, char *err, size_t err_size)
+{
+    *out = call->tool_name;
+    const rp_json *mcp = rp_json_get(payload, "mcp");
+    if (mcp == NULL || mcp->type == RP_JSON_NULL)
+        return 0;
+    if (!rp_json_is_object(mcp))
+        return rp_hook_fail(err, err_size, "mcp must be an object, not %s",
+                            rp_json_type_name(mcp->type));
+    const char *server, *tool;
+    if (rp_hook_opt_str(mcp, "server", &server, err, err_size) != 0 ||
+        rp_hook_opt_str(mcp, "tool", &tool, err, err_size) != 0)
+        return -1;
+    if (server == NULL || tool == NULL)
+        return rp_hook_fail(err, err_size, "mcp must name server and tool");
+    *out = rp_hook_mcp_name(a, server, tool);
+    return 0;
+}
+
 /* The tool's output (call->tool_output) and the extension's is_error (Pi's isError, the
  * opencode plugin's exit status): absent or null means the host gave no signal. */
 static int read_result(const rp_json *payload, rp_hook_call *call, rp_tool_outcome *outcome,
@@ -178,6 +201,9 @@ int rp_pi_shape_parse(const rp_host_adapter *host, bool opencode, const rp_json 
                        "session.idle"
                      : "");
     call->phase = events[idx].phase;
+    /* Pi's `input` handler can return {action: "transform", text}: a prompt is redacted there
+     * rather than blocked. opencode's chat.message has no such answer. */
+    call->can_rewrite = call->phase == RP_HOOK_PROMPT && !opencode;
 
     const char *sid;
     if (rp_hook_opt_str(payload, "session_id", &sid, err, err_size) != 0)
@@ -187,20 +213,24 @@ int rp_pi_shape_parse(const rp_host_adapter *host, bool opencode, const rp_json 
     call->session_id = sid;
 
     rp_hook_ctx_fields f = {0};
+    const char *tool = NULL;
     if (rp_hook_opt_str(payload, "cwd", &f.cwd, err, err_size) != 0 ||
         read_fields(payload, a, call, &f, err, err_size) != 0)
+        return -1;
+    if ((call->phase == RP_HOOK_PRE_TOOL || call->phase == RP_HOOK_POST_TOOL) &&
+        event_tool_name(payload, a, call, &tool, err, err_size) != 0)
         return -1;
     call->event = rp_hook_event_new(a, host, env, events[idx].type, sid, &f);
     switch (call->phase) {
     case RP_HOOK_PRE_TOOL:
-        rp_hook_event_tool_call(a, &call->event, call->tool_name, call->tool_input);
+        rp_hook_event_tool_call(a, &call->event, tool, call->tool_input);
         return 0;
     case RP_HOOK_POST_TOOL: {
         rp_tool_outcome outcome = RP_TOOL_UNKNOWN;
         if (read_result(payload, call, &outcome, err, err_size) != 0)
             return -1;
-        rp_hook_event_tool_result(a, &call->event, call->tool_name, call->tool_input,
-                                  call->tool_output, outcome);
+        rp_hook_event_tool_result(a, &call->event, tool, call->tool_input, call->tool_output,
+                                  outcome);
         return 0;
     }
     case RP_HOOK_PROMPT:
@@ -229,12 +259,19 @@ void rp_pi_shape_answer(const rp_hook_call *call, const rp_hook_verdict *v,
     const char *result = v->result == RP_DENY ? "DENY" : v->result == RP_ASK ? "ASK" : "ALLOW";
     const char *reason = v->reason && v->reason[0] ? v->reason : NULL;
     const rp_json *input = NULL;
+    const char *prompt = NULL;
     bool gated = call->phase == RP_HOOK_PRE_TOOL || call->phase == RP_HOOK_PROMPT ||
                  call->phase == RP_HOOK_POST_TOOL;
-    if (v->result == RP_ALLOW && v->data && gated) {
-        /* A rewrite: the extension can apply it to a tool's input before the call only. */
+    /* A rewrite, also with an ASK: the extension applies it only once the person approved, so
+     * what runs is what was approved. It can rewrite a tool's input before the call and (Pi)
+     * a prompt; not an output. */
+    if (v->result != RP_DENY && v->data && gated) {
         const rp_json *args = rp_json_get(v->data, "arguments");
-        if (call->can_rewrite && rp_json_is_object(args)) {
+        const char *text = rp_json_get_str(v->data, "user_content");
+        if (call->can_rewrite && call->phase == RP_HOOK_PROMPT && text) {
+            prompt = text;
+        } else if (call->can_rewrite && call->phase == RP_HOOK_PRE_TOOL &&
+                   rp_json_is_object(args)) {
             input = args;
         } else {
             result = "DENY";
@@ -254,6 +291,8 @@ void rp_pi_shape_answer(const rp_hook_call *call, const rp_hook_verdict *v,
                        reason ? rp_json_make_string_ref(reason) : rp_json_make_null());
     if (input)
         rp_json_object_set(a, &top, "input", *input);
+    if (prompt)
+        rp_json_object_set(a, &top, "prompt", rp_json_make_string_ref(prompt));
     rp_json_write(&out->out, &top);
     rp_buf_putc(&out->out, '\n');
     out->exit_code = 0;

@@ -187,6 +187,45 @@ static void test_after_tool_events(void **state)
     assert_false(c.can_rewrite);
 }
 
+/* An MCP tool (the recorded shape: mcp_<server>_<tool> with mcp_context) is named as the
+ * policies know MCP tools, mcp__<server>__<tool>; the call keeps Gemini's name. */
+static void test_mcp_tools(void **state)
+{
+    (void)state;
+    const char *pre = "{" BASE "\"hook_event_name\":\"BeforeTool\",\"tool_name\":"
+                      "\"mcp_github_create_pull_request\",\"tool_input\":{\"owner\":\"evil-org\","
+                      "\"repo\":\"x\"},\"mcp_context\":{\"server_name\":\"github\",\"tool_name\":"
+                      "\"create_pull_request\",\"command\":\"node\",\"args\":[\"/m.mjs\"]}}";
+    rp_hook_call call = parse_ok(pre);
+    assert_string_equal(call.tool_name, "mcp_github_create_pull_request");
+    assert_json(rp_json_get(&call.event, "data"),
+                "{\"arguments\":{\"owner\":\"evil-org\",\"repo\":\"x\"},\"name\":"
+                "\"mcp__github__create_pull_request\"}");
+    assert_json(rp_json_get(&call.event, "target"), "\"mcp__github__create_pull_request\"");
+    const char *key = rp_json_get_str(rp_json_get(&call.event, "context"), "tool_use_id");
+    call = parse_ok("{" BASE "\"hook_event_name\":\"AfterTool\",\"tool_name\":"
+                    "\"mcp_github_create_pull_request\",\"tool_input\":{\"owner\":\"evil-org\","
+                    "\"repo\":\"x\"},\"tool_response\":{\"llmContent\":\"ok\"},\"mcp_context\":{"
+                    "\"server_name\":\"github\",\"tool_name\":\"create_pull_request\"}}");
+    assert_json(rp_json_get(rp_json_get(&call.event, "request_data"), "name"),
+                "\"mcp__github__create_pull_request\"");
+    assert_string_equal(rp_json_get_str(rp_json_get(&call.event, "context"), "tool_use_id"), key);
+    /* Without mcp_context the name is Gemini's own. */
+    call = parse_ok("{" BASE "\"hook_event_name\":\"BeforeTool\",\"tool_name\":\"mcp_x_y\","
+                    "\"tool_input\":{}}");
+    assert_json(rp_json_get(rp_json_get(&call.event, "data"), "name"), "\"mcp_x_y\"");
+    /* A malformed mcp_context is refused (a deny on the pre-tool phase). */
+    char err[256];
+    parse_text("{" BASE "\"hook_event_name\":\"BeforeTool\",\"tool_name\":\"mcp_x_y\","
+               "\"tool_input\":{},\"mcp_context\":{\"server_name\":\"x\"}}",
+               -1, err, sizeof err);
+    assert_string_equal(err, "mcp_context must name server_name and tool_name");
+    parse_text("{" BASE "\"hook_event_name\":\"BeforeTool\",\"tool_name\":\"mcp_x_y\","
+               "\"tool_input\":{},\"mcp_context\":\"x\"}",
+               -1, err, sizeof err);
+    assert_string_equal(err, "mcp_context must be an object, not string");
+}
+
 static void test_prompt_and_lifecycle_events(void **state)
 {
     (void)state;
@@ -487,6 +526,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_registered, setup, teardown),
         cmocka_unit_test_setup_teardown(test_before_tool_event, setup, teardown),
         cmocka_unit_test_setup_teardown(test_after_tool_events, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_mcp_tools, setup, teardown),
         cmocka_unit_test_setup_teardown(test_prompt_and_lifecycle_events, setup, teardown),
         cmocka_unit_test_setup_teardown(test_before_model_event, setup, teardown),
         cmocka_unit_test_setup_teardown(test_after_model_usage, setup, teardown),
