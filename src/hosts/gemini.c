@@ -306,29 +306,6 @@ static const rp_json *rewritten_request(const rp_hook_call *call, const rp_json 
     return rp_json_new(a, out);
 }
 
-/* The tool name of the event: an MCP tool (`mcp_<server>_<tool>`, with mcp_context naming the
- * server and the tool) in the one MCP naming the policies read (rp_hook_mcp_name), any other
- * tool by Gemini's own name. */
-static int event_tool_name(const rp_json *payload, rp_arena *a, const rp_hook_call *call,
-                           const char **out, char *err, size_t err_size)
-{
-    *out = call->tool_name;
-    const rp_json *mcp = rp_json_get(payload, "mcp_context");
-    if (mcp == NULL || mcp->type == RP_JSON_NULL)
-        return 0;
-    if (!rp_json_is_object(mcp))
-        return rp_hook_fail(err, err_size, "mcp_context must be an object, not %s",
-                            rp_json_type_name(mcp->type));
-    const char *server, *tool;
-    if (rp_hook_opt_str(mcp, "server_name", &server, err, err_size) != 0 ||
-        rp_hook_opt_str(mcp, "tool_name", &tool, err, err_size) != 0)
-        return -1;
-    if (server == NULL || tool == NULL)
-        return rp_hook_fail(err, err_size, "mcp_context must name server_name and tool_name");
-    *out = rp_hook_mcp_name(a, server, tool);
-    return 0;
-}
-
 /* Fills the fields before the event is built: the tool, the prompt, the call key. */
 static int read_fields(const rp_json *payload, rp_arena *a, rp_hook_call *call,
                        rp_hook_ctx_fields *f, char *err, size_t err_size)
@@ -400,8 +377,11 @@ static int parse(const rp_json *payload, const rp_hook_env *env, rp_arena *a, rp
     if (rp_hook_opt_str(payload, "cwd", &f.cwd, err, err_size) != 0 ||
         read_fields(payload, a, call, &f, err, err_size) != 0)
         return -1;
+    /* An MCP tool (mcp_<server>_<tool>, with mcp_context naming both) goes to the policies by
+     * the one MCP name they know; call->tool_name stays Gemini's. */
     if ((call->phase == RP_HOOK_PRE_TOOL || call->phase == RP_HOOK_POST_TOOL) &&
-        event_tool_name(payload, a, call, &tool, err, err_size) != 0)
+        rp_hook_mcp_tool_name(payload, "mcp_context", "server_name", "tool_name", call->tool_name,
+                              a, &tool, err, err_size) != 0)
         return -1;
     call->event = rp_hook_event_new(a, &rp_host_gemini, env, events[idx].type, sid, &f);
     switch (call->phase) {

@@ -39,6 +39,14 @@ void rp_hook_event_tool_result(rp_arena *a, rp_json *ev, const char *tool_name, 
  * keeps the host's name (call->tool_name) for the answer. */
 const char *rp_hook_mcp_name(rp_arena *a, const char *server, const char *tool);
 
+/* The event's tool name for a call named host_name: when payload.KEY, an object, names the MCP
+ * server (server_key) and tool (tool_key) — Gemini's mcp_context, the extension protocol's mcp —
+ * rp_hook_mcp_name of them; without KEY (or null) host_name. -1 with err when KEY is there but
+ * malformed. */
+int rp_hook_mcp_tool_name(const rp_json *payload, const char *key, const char *server_key,
+                          const char *tool_key, const char *host_name, rp_arena *a,
+                          const char **out, char *err, size_t err_size);
+
 /* request: data = {user_content: prompt}. */
 void rp_hook_event_request(rp_arena *a, rp_json *ev, const char *prompt);
 

@@ -55,29 +55,6 @@ static int read_tool(const rp_json *payload, rp_hook_call *call, char *err, size
     return 0;
 }
 
-/* The tool name of the event: with `mcp` {server, tool} (the opencode plugin sends it for an
- * MCP tool, which opencode names `<server>_<tool>`), the one MCP naming the policies read
- * (rp_hook_mcp_name); else the host's own name. */
-static int event_tool_name(const rp_json *payload, rp_arena *a, const rp_hook_call *call,
-                           const char **out, char *err, size_t err_size)
-{
-    *out = call->tool_name;
-    const rp_json *mcp = rp_json_get(payload, "mcp");
-    if (mcp == NULL || mcp->type == RP_JSON_NULL)
-        return 0;
-    if (!rp_json_is_object(mcp))
-        return rp_hook_fail(err, err_size, "mcp must be an object, not %s",
-                            rp_json_type_name(mcp->type));
-    const char *server, *tool;
-    if (rp_hook_opt_str(mcp, "server", &server, err, err_size) != 0 ||
-        rp_hook_opt_str(mcp, "tool", &tool, err, err_size) != 0)
-        return -1;
-    if (server == NULL || tool == NULL)
-        return rp_hook_fail(err, err_size, "mcp must name server and tool");
-    *out = rp_hook_mcp_name(a, server, tool);
-    return 0;
-}
-
 /* The tool's output (call->tool_output) and the extension's is_error (Pi's isError, the
  * opencode plugin's exit status): absent or null means the host gave no signal. */
 static int read_result(const rp_json *payload, rp_hook_call *call, rp_tool_outcome *outcome,
@@ -217,8 +194,11 @@ int rp_pi_shape_parse(const rp_host_adapter *host, bool opencode, const rp_json 
     if (rp_hook_opt_str(payload, "cwd", &f.cwd, err, err_size) != 0 ||
         read_fields(payload, a, call, &f, err, err_size) != 0)
         return -1;
+    /* An MCP tool (opencode's <server>_<tool>; the plugin sends mcp {server, tool}) goes to
+     * the policies by the one MCP name they know; call->tool_name stays the host's. */
     if ((call->phase == RP_HOOK_PRE_TOOL || call->phase == RP_HOOK_POST_TOOL) &&
-        event_tool_name(payload, a, call, &tool, err, err_size) != 0)
+        rp_hook_mcp_tool_name(payload, "mcp", "server", "tool", call->tool_name, a, &tool, err,
+                              err_size) != 0)
         return -1;
     call->event = rp_hook_event_new(a, host, env, events[idx].type, sid, &f);
     switch (call->phase) {

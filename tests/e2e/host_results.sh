@@ -65,6 +65,18 @@ else
     fail "claude-code: a new prompt clears the streak" "$(cat "$TMP/out")"
 fi
 
+# The person approves the asked call, it runs and succeeds: the streak is over.
+thrash claude-code claude_failed \
+    '{"session_id":"cc","transcript_path":null,"cwd":"/tmp","permission_mode":"default","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls /tmp"},"tool_use_id":"toolu_11"}' \
+    '"permissionDecision":"ask"'
+hook claude-code claude-code '{"session_id":"cc","transcript_path":null,"cwd":"/tmp","permission_mode":"default","hook_event_name":"PostToolUse","tool_name":"Bash","tool_input":{"command":"ls /tmp"},"tool_use_id":"toolu_11","tool_response":{"stdout":"a\n","stderr":"","interrupted":false,"isImage":false,"noOutputExpected":false}}'
+hook claude-code claude-code '{"session_id":"cc","transcript_path":null,"cwd":"/tmp","permission_mode":"default","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls /tmp"},"tool_use_id":"toolu_12"}'
+if [ ! -s "$TMP/out" ]; then
+    pass "claude-code: an approved call that succeeds ends the streak"
+else
+    fail "claude-code: an approved call that succeeds ends the streak" "$(cat "$TMP/out")"
+fi
+
 # Codex: the output is a string; its exec output begins with "Exit code: N" (the recorded
 # apply_patch result). Codex cannot ask: the next call is denied with the reason.
 codex_failed() {
@@ -106,5 +118,23 @@ opencode_failed() {
 thrash opencode opencode_failed \
     '{"event":"tool.execute.before","session_id":"oc","cwd":"/tmp","tool_name":"bash","tool_call_id":"call_8","input":{"command":"ls /tmp"}}' \
     '"result":"ASK"'
+
+# Scanning results still works on the one shape, and a redaction goes back into the tool's own
+# output (Claude Code's updatedToolOutput keeps the Bash fields).
+cat >"$TMP/secrets.yaml" <<'YAML'
+policies:
+  secrets:
+    type: function
+    handler: deny_secrets
+    factory_params: {action: REDACT, scan_results: true}
+YAML
+printf '%s' '{"session_id":"sr","transcript_path":null,"cwd":"/tmp","hook_event_name":"PostToolUse","tool_name":"Bash","tool_input":{"command":"cat .env"},"tool_use_id":"t1","tool_response":{"stdout":"K=AKIAIOSFODNN7EXAMPLF\n","stderr":"","interrupted":false,"isImage":false,"noOutputExpected":false}}' |
+    "$BIN" hook claude-code -c "$TMP/secrets.yaml" --state-dir "$TMP/state-sr" >"$TMP/out" 2>"$TMP/err"
+want='{"hookSpecificOutput":{"hookEventName":"PostToolUse","updatedToolOutput":{"stdout":"K=[REDACTED:aws_access_key_id]\n","stderr":"","interrupted":false,"isImage":false,"noOutputExpected":false}}}'
+if [ "$(cat "$TMP/out")" = "$want" ]; then
+    pass "claude-code: a secret in a result is redacted in the tool's own output shape"
+else
+    fail "claude-code: a secret in a result is redacted in the tool's own output shape" "$(cat "$TMP/out" "$TMP/err")"
+fi
 
 e2e_finish
