@@ -16,7 +16,8 @@
 // events are only reported and never block.
 //
 // Written in the part of TypeScript that is also plain JavaScript (types are in JSDoc), so it
-// needs no build step and no dependencies.
+// needs no build step and no dependencies. opencode calls every export of a plugin file as a
+// plugin, so RampartPlugin is the only export; everything else is private to this file.
 import { spawnSync } from "node:child_process";
 
 const BIN = process.env.RAMPART_BIN || "rampart";
@@ -29,7 +30,7 @@ const RESULTS = ["ALLOW", "ASK", "DENY"];
  * @param {Record<string, unknown>} payload
  * @returns {{answer?: {result: string, reason: string | null, input?: Record<string, unknown>}, problem?: string}}
  */
-export function runRampart(host, payload) {
+function runRampart(host, payload) {
   let r;
   try {
     r = spawnSync(BIN, ["hook", host], {
@@ -57,7 +58,7 @@ export function runRampart(host, payload) {
  * Reads rampart's one JSON line.
  * @param {string} stdout
  */
-export function parseAnswer(stdout) {
+function parseAnswer(stdout) {
   const text = stdout.trim();
   let answer;
   try {
@@ -81,7 +82,7 @@ export function parseAnswer(stdout) {
  * RAMPART_OPENCODE_ASK=allow) throw an Error with the reason.
  * @param {{answer?: any, problem?: string}} r
  */
-export function enforce(r) {
+function enforce(r) {
   if (r.problem) throw new Error(`rampart: ${r.problem}; blocked to be safe`);
   const a = r.answer;
   if (a.result === "DENY") throw new Error(a.reason || "denied by rampart");
@@ -99,14 +100,89 @@ function partsText(parts) {
     .join("\n");
 }
 
+/**
+ * What a tool result tells rampart: its text and opencode's own failure signal (is_error),
+ * left out when opencode gave none. Built-in tools return {output, metadata} (bash: exit in
+ * metadata); an MCP tool returns the MCP result {content: [...], isError?}.
+ * @param {any} output
+ */
+function resultOf(output) {
+  if (output && Array.isArray(output.content) && output.output === undefined) {
+    const text = output.content
+      .filter((/** @type {any} */ c) => c && c.type === "text" && typeof c.text === "string")
+      .map((/** @type {any} */ c) => c.text)
+      .join("\n");
+    return { output: text, ...(typeof output.isError === "boolean" ? { is_error: output.isError } : {}) };
+  }
+  const exit = output && output.metadata ? output.metadata.exit : undefined;
+  return {
+    output: output && output.output !== undefined ? output.output : null,
+    ...(typeof exit === "number" ? { is_error: exit !== 0 } : {}),
+  };
+}
+
+/** opencode's MCP tool key part: the name with every character but [a-zA-Z0-9_-] as "_". */
+function sanitize(/** @type {string} */ name) {
+  return name.replace(/[^a-zA-Z0-9_-]/g, "_");
+}
+
+/**
+ * {mcp: {server, tool}} when `tool` is an MCP tool, which opencode names
+ * `<server>_<tool>` (both sanitized); {} otherwise. rampart then names the call
+ * mcp__<server>__<tool>, the name its MCP policies (github_policy, permissions `mcp`) know.
+ * @param {string} tool @param {string[]} servers
+ */
+function mcpOf(tool, servers) {
+  let best = null;
+  for (const server of servers) {
+    const prefix = `${sanitize(server)}_`;
+    if (typeof tool === "string" && tool.startsWith(prefix) && tool.length > prefix.length &&
+        (!best || prefix.length > best.prefix.length))
+      best = { server, prefix };
+  }
+  return best ? { mcp: { server: best.server, tool: tool.slice(best.prefix.length) } } : {};
+}
+
+const MCP_REFRESH_MS = 10000;
+
+/**
+ * The names of opencode's MCP servers, from the plugin's SDK client (client.mcp.status(),
+ * which lists every configured server). Asked again at most every 10 s when a tool name is
+ * not yet known, never for longer than 2 s; without an answer, no server is known.
+ * @param {any} client
+ */
+function mcpServers(client) {
+  /** @type {string[]} */
+  let names = [];
+  let asked = 0;
+  return async (/** @type {string} */ tool) => {
+    if (Object.keys(mcpOf(tool, names)).length > 0 || Date.now() - asked < MCP_REFRESH_MS ||
+        !client || !client.mcp || typeof client.mcp.status !== "function")
+      return names;
+    asked = Date.now();
+    try {
+      const r = await Promise.race([
+        client.mcp.status(),
+        new Promise((resolve) => setTimeout(() => resolve(null), 2000).unref()),
+      ]);
+      const data = r && typeof r === "object" && "data" in r ? r.data : r;
+      if (data && typeof data === "object" && !Array.isArray(data)) names = Object.keys(data);
+    } catch (e) {
+      warn(`rampart: opencode's MCP servers could not be listed: ${String(e && e.message ? e.message : e)}`);
+    }
+    return names;
+  };
+}
+
 /** @param {string} message */
 function warn(message) {
   console.error(message);
 }
 
-/** @param {{directory?: string}} ctx */
-export const RampartPlugin = async ({ directory }) => {
+/** @param {{directory?: string, client?: any}} ctx */
+export const RampartPlugin = async ({ directory, client }) => {
   const cwd = directory || process.cwd();
+  const servers = mcpServers(client);
   /** The arguments of each running call, for tool.execute.after. @type {Map<string, any>} */
   const running = new Map();
   /** @param {string} event @param {string} sessionID */
@@ -125,6 +201,7 @@ export const RampartPlugin = async ({ directory }) => {
         tool_name: input.tool,
         tool_call_id: input.callID,
         input: output.args,
+        ...mcpOf(input.tool, await servers(input.tool)),
       });
       enforce(r);
       if (r.answer && r.answer.input && output.args && typeof output.args === "object")
@@ -140,14 +217,18 @@ export const RampartPlugin = async ({ directory }) => {
         tool_name: input.tool,
         tool_call_id: input.callID,
         input: args && typeof args === "object" ? args : undefined,
-        output: output && output.output !== undefined ? output.output : null,
+        ...resultOf(output),
+        ...mcpOf(input.tool, await servers(input.tool)),
       });
       if (r.problem) {
         warn(`rampart: ${r.problem}`);
         return;
       }
-      if (r.answer.result !== "ALLOW" && output)
-        output.output = `rampart withheld this output: ${r.answer.reason || "blocked"}`;
+      if (r.answer.result === "ALLOW" || !output) return;
+      const withheld = `rampart withheld this output: ${r.answer.reason || "blocked"}`;
+      if (Array.isArray(output.content) && output.output === undefined)
+        output.content = [{ type: "text", text: withheld }]; // an MCP result
+      else output.output = withheld;
     },
 
     "chat.message": async (/** @type {any} */ input, /** @type {any} */ output) => {

@@ -12,7 +12,7 @@
 // other events are only reported and never block.
 //
 // Written in the part of TypeScript that is also plain JavaScript (types are in JSDoc), so it
-// needs no build step and no dependencies.
+// needs no build step and no dependencies. Pi loads the default export; it is the only one.
 import { spawnSync } from "node:child_process";
 
 const BIN = process.env.RAMPART_BIN || "rampart";
@@ -25,7 +25,7 @@ const RESULTS = ["ALLOW", "ASK", "DENY"];
  * @param {Record<string, unknown>} payload
  * @returns {{answer?: {result: string, reason: string | null, input?: Record<string, unknown>}, problem?: string}}
  */
-export function runRampart(host, payload) {
+function runRampart(host, payload) {
   let r;
   try {
     r = spawnSync(BIN, ["hook", host], {
@@ -53,7 +53,7 @@ export function runRampart(host, payload) {
  * Reads rampart's one JSON line.
  * @param {string} stdout
  */
-export function parseAnswer(stdout) {
+function parseAnswer(stdout) {
   const text = stdout.trim();
   let answer;
   try {
@@ -69,6 +69,8 @@ export function parseAnswer(stdout) {
   if (answer.input !== undefined &&
       (answer.input === null || typeof answer.input !== "object" || Array.isArray(answer.input)))
     return { problem: "rampart's answer has an input that is not an object" };
+  if (answer.prompt !== undefined && typeof answer.prompt !== "string")
+    return { problem: "rampart's answer has a prompt that is not a string" };
   return { answer };
 }
 
@@ -152,7 +154,8 @@ export default function (pi) {
       tool_call_id: event.toolCallId,
       input: event.input,
       output: contentText(event.content),
-      is_error: event.isError === true,
+      // Pi's own failure signal; rampart falls back to reading the text only without it.
+      ...(typeof event.isError === "boolean" ? { is_error: event.isError } : {}),
     });
     if (r.problem) {
       warn(ctx, `rampart: ${r.problem}`);
@@ -169,9 +172,14 @@ export default function (pi) {
   pi.on("input", async (/** @type {any} */ event, /** @type {any} */ ctx) => {
     const r = runRampart("pi", { ...base(ctx, "input"), prompt: String(event.text ?? "") });
     const d = await decide(ctx, r);
-    if (d.ok) return { action: "continue" };
-    warn(ctx, `rampart blocked this prompt: ${d.reason}`);
-    return { action: "handled" };
+    if (!d.ok) {
+      warn(ctx, `rampart blocked this prompt: ${d.reason}`);
+      return { action: "handled" };
+    }
+    // A rewrite (a secret redacted): Pi sends the rewritten text instead.
+    if (r.answer && typeof r.answer.prompt === "string")
+      return { action: "transform", text: r.answer.prompt };
+    return { action: "continue" };
   });
 
   pi.on("message_end", async (/** @type {any} */ event, /** @type {any} */ ctx) => {

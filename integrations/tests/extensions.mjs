@@ -1,9 +1,12 @@
 // extensions.mjs — checks the Pi extension and the opencode plugin against the real binary:
 //   node integrations/tests/extensions.mjs RAMPART_BIN REPO_ROOT
 // It copies the two .ts files (written in the TypeScript that is also JavaScript) to a
-// temporary directory as .mjs, drives their handlers with fake Pi/opencode objects, and runs
-// four rounds: rampart answering (every verdict, a rewrite, usage), then rampart missing,
-// answering garbage and too slow (3 s), where tool calls and prompts must be blocked.
+// temporary directory as .mjs, checks that each exports only what its host loads (opencode
+// calls every export of a plugin file as a plugin; Pi loads the default export), drives their
+// handlers with fake Pi/opencode objects, and runs five rounds: rampart answering (every
+// verdict, a rewrite, usage), what the extensions send (recorded: the hosts' error signals,
+// opencode's MCP tools), then rampart missing, answering garbage and too slow (3 s), where tool
+// calls and prompts must be blocked.
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { copyFileSync, mkdtempSync, writeFileSync, chmodSync, mkdirSync } from "node:fs";
@@ -28,6 +31,7 @@ if (mode === "all") {
   };
   const rounds = {
     real: script("wrap.sh", `exec "${bin}" "$@" -c "${root}/tests/data/hosts/config.yaml" --state-dir "${dir}/state"`),
+    record: script("record.sh", `cat >>"${dir}/record.jsonl"; echo >>"${dir}/record.jsonl"; echo '{"result":"ALLOW","reason":null}'`),
     missing: join(dir, "no-such-rampart"),
     garbage: script("garbage.sh", "cat >/dev/null; echo not json"),
     slow: script("slow.sh", "cat >/dev/null; sleep 5"),
@@ -38,15 +42,23 @@ if (mode === "all") {
   let failed = 0;
   for (const [round, rb] of Object.entries(rounds)) {
     const r = spawnSync(process.execPath, [join(dir, "run.mjs"), bin, root, round], {
-      env: { ...process.env, RAMPART_BIN: rb }, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+      env: { ...process.env, RAMPART_BIN: rb, RECORD: join(dir, "record.jsonl") }, encoding: "utf8",
+      stdio: ["ignore", "pipe", "pipe"] });
     if (r.status === 0) console.log(`ok   - extensions: ${round}`);
     else { failed++; console.log(`FAIL - extensions: ${round}\n${r.stdout}${r.stderr}`); }
   }
   process.exit(failed ? 1 : 0);
 }
 process.env.RAMPART_NOW = "2026-12-01T10:00:00Z";
-const pi = (await import("./pi.mjs")).default;
-const { RampartPlugin } = await import("./oc.mjs");
+const piModule = await import("./pi.mjs");
+const ocModule = await import("./oc.mjs");
+// Exactly the plugin: opencode calls every export as a plugin, Pi loads the default export.
+assert.deepEqual(Object.keys(ocModule), ["RampartPlugin"]);
+for (const v of Object.values(ocModule)) assert.equal(typeof v, "function");
+assert.deepEqual(Object.keys(piModule), ["default"]);
+assert.equal(typeof piModule.default, "function");
+const pi = piModule.default;
+const { RampartPlugin } = ocModule;
 const handlers = {};
 pi({ on: (n, f) => { handlers[n] = f; } });
 assert.deepEqual(Object.keys(handlers).sort(), ["input","message_end","session_shutdown","session_start","tool_call","tool_result","turn_end"]);
@@ -71,6 +83,9 @@ if (mode === "real") {
   assert.equal(await handlers.tool_result({ toolName: "bash", toolCallId: "t1", input: { command: "ls" }, content: [{ type: "text", text: "ok" }] }, ctx()), undefined);
   assert.deepEqual(await handlers.input({ text: "hello" }, ctx()), { action: "continue" });
   assert.deepEqual(await handlers.input({ text: "DENYME" }, ctx()), { action: "handled" });
+  // A secret in a prompt is redacted, not blocked: Pi sends the transformed text.
+  assert.deepEqual(await handlers.input({ text: "use key AKIAIOSFODNN7EXAMPLF", source: "interactive" }, ctx()),
+    { action: "transform", text: "use key [REDACTED:aws_access_key_id]" });
   assert.equal(await handlers.message_end({ message: { role: "assistant", model: "claude-sonnet-4-5", responseId: "r1", usage: { input: 1, output: 2, cacheRead: 0, cacheWrite: 0, cost: { total: 0.5 } } } }, ctx()), undefined);
   assert.equal(await handlers.turn_end({}, ctx()), undefined);
   // opencode
@@ -92,6 +107,35 @@ if (mode === "real") {
   await plugin.event({ event: { type: "session.idle", properties: { sessionID: "oc1" } } });
   await plugin.event({ event: { type: "message.updated", properties: { info: { id: "msg1", sessionID: "oc1", role: "assistant", modelID: "claude-sonnet-4-5", cost: 0.01, time: { completed: 1 }, tokens: { input: 5, output: 6, reasoning: 1, cache: { read: 2, write: 0 } } } } } });
   console.log("real ok");
+} else if (mode === "record") {
+  const { readFileSync } = await import("node:fs");
+  const sent = () => readFileSync(process.env.RECORD, "utf8").trim().split("\n").filter(Boolean).map((l) => JSON.parse(l));
+  // Pi: its isError is forwarded when Pi gives it, and only then.
+  await handlers.tool_result({ toolName: "bash", toolCallId: "t1", input: { command: "ls /x" }, content: [{ type: "text", text: "ls: cannot access" }], isError: true }, ctx());
+  await handlers.tool_result({ toolName: "bash", toolCallId: "t2", input: { command: "ls" }, content: [{ type: "text", text: "a" }] }, ctx());
+  // opencode: a shell's metadata.exit; an MCP result's isError and text.
+  const client = { mcp: { status: async () => ({ data: { github: { status: "connected" }, "my server": { status: "failed" } } }) } };
+  const oc = await RampartPlugin({ directory: "/w", client });
+  await oc["tool.execute.after"]({ tool: "bash", sessionID: "oc1", callID: "c1", args: { command: "ls /x" } },
+    { title: "ls /x", metadata: { output: "ls: cannot access", exit: 2, truncated: false }, output: "ls: cannot access" });
+  await oc["tool.execute.after"]({ tool: "bash", sessionID: "oc1", callID: "c2", args: { command: "ls" } },
+    { title: "ls", metadata: { output: "a", exit: 0 }, output: "a" });
+  await oc["tool.execute.after"]({ tool: "read", sessionID: "oc1", callID: "c3", args: { filePath: "/w/a" } },
+    { title: "a", metadata: {}, output: "text" });
+  // opencode names MCP tools <server>_<tool> (the server sanitized): the plugin says which.
+  await oc["tool.execute.before"]({ tool: "github_create_pull_request", sessionID: "oc1", callID: "c4" }, { args: { owner: "o", repo: "r" } });
+  await oc["tool.execute.before"]({ tool: "my_server_do_it", sessionID: "oc1", callID: "c5" }, { args: {} });
+  await oc["tool.execute.before"]({ tool: "read", sessionID: "oc1", callID: "c6" }, { args: { filePath: "/w/a" } });
+  const mcpOut = { content: [{ type: "text", text: "no such repo" }], isError: true };
+  await oc["tool.execute.after"]({ tool: "github_create_pull_request", sessionID: "oc1", callID: "c4", args: { owner: "o", repo: "r" } }, mcpOut);
+  const s = sent();
+  const pick = (k) => s.map((p) => p[k]);
+  assert.deepEqual(pick("is_error"), [true, undefined, true, false, undefined, undefined, undefined, undefined, true]);
+  assert.deepEqual(pick("mcp"), [undefined, undefined, undefined, undefined, undefined,
+    { server: "github", tool: "create_pull_request" }, { server: "my server", tool: "do_it" }, undefined,
+    { server: "github", tool: "create_pull_request" }]);
+  assert.equal(s[8].output, "no such repo");
+  console.log("record ok");
 } else {
   // rampart missing, answering garbage, or too slow: tool calls and prompts are blocked.
   const want = { missing: /rampart could not be run/, garbage: /rampart's answer is not JSON/, slow: /did not answer within 3 s/ }[mode];

@@ -307,7 +307,10 @@ static void decide(hook_run *r)
     rp_json_write(&event, &call->event);
     rp_session_opts opts = {
         .store = r->store,
-        .on_ask = RP_ON_ASK_REPORT,
+        /* A post-tool ASK cannot be put to anyone (the tool already ran): it is surfaced as
+         * feedback and its state updates apply, as a DENY's would, so that detect_thrashing's
+         * window keeps the failure that tripped it (omnigent-policies.md §2.4). */
+        .on_ask = call->phase == RP_HOOK_POST_TOOL ? RP_ON_ASK_APPROVE : RP_ON_ASK_REPORT,
         .audit = r->store != NULL,
         .store_unavailable = store_problem,
         .is_trusted = hook_trusted,

@@ -76,10 +76,12 @@ static void answer_post_tool(const rp_hook_call *call, const rp_hook_verdict *v,
     }
     if (v->data == NULL)
         return;
-    if (call->host_event && strcmp(call->host_event, "PostToolUse") == 0) {
+    /* The rewrite is of the normalised data ({result, is_error}): back into the tool's shape. */
+    const rp_json *output = rp_tool_result_host_output(a, call->tool_output, v->data);
+    if (output && call->host_event && strcmp(call->host_event, "PostToolUse") == 0) {
         rp_json hso = rp_json_make_object();
         rp_json_object_set(a, &hso, "hookEventName", rp_json_make_string_ref("PostToolUse"));
-        rp_json_object_set(a, &hso, "updatedToolOutput", *v->data);
+        rp_json_object_set(a, &hso, "updatedToolOutput", *output);
         rp_json top = rp_json_make_object();
         rp_json_object_set(a, &top, "hookSpecificOutput", hso);
         rp_json_write(&out->out, &top);

@@ -194,28 +194,38 @@ static int parse_pre_tool(rp_claude_dialect d, const rp_hook_env *env, rp_arena 
     return 0;
 }
 
-/* After rp_hook_read_tool. */
+/* After rp_hook_read_tool. The result is normalised (tool_result.h): PostToolUseFailure's
+ * `error` (Claude's failure event; "Exit code N" first for a shell) is an error; PostToolUse's
+ * tool_response is an error only when it says so (rp_tool_outcome_claude). Codex sends the
+ * output as a string with no failure event: its exec output's "Exit code: N" line, when there
+ * is one (apply_patch has it), is the signal, else the text heuristics decide. */
 static int parse_post_tool(rp_claude_dialect d, const rp_json *payload, rp_arena *a,
                            rp_hook_call *call, char *err, size_t err_size)
 {
     const rp_json *args = call->tool_input;
     if (d == RP_DIALECT_CODEX && strcmp(call->tool_name, "apply_patch") == 0)
         args = apply_patch_args(a, args);
-    rp_json result;
+    rp_tool_outcome outcome;
     if (strcmp(call->host_event, "PostToolUseFailure") == 0) {
         const char *error;
         if (rp_hook_opt_str(payload, "error", &error, err, err_size) != 0)
             return -1;
         if (error == NULL)
             return rp_hook_fail(err, err_size, "error is missing");
-        result = rp_json_make_string_ref(rp_arena_sprintf(a, "Error: %s", error));
+        call->tool_output = rp_json_get(payload, "error");
+        outcome = RP_TOOL_ERROR;
     } else {
-        const rp_json *response = rp_json_get(payload, "tool_response");
-        if (response == NULL)
+        call->tool_output = rp_json_get(payload, "tool_response");
+        if (call->tool_output == NULL)
             return rp_hook_fail(err, err_size, "tool_response is missing");
-        result = *response;
+        if (d == RP_DIALECT_CODEX)
+            outcome = rp_json_is_string(call->tool_output)
+                          ? rp_tool_outcome_exit_line(call->tool_output->v.s, "Exit code:", true)
+                          : RP_TOOL_UNKNOWN;
+        else
+            outcome = rp_tool_outcome_claude(call->tool_output);
     }
-    rp_hook_event_tool_result(a, &call->event, call->tool_name, args, result);
+    rp_hook_event_tool_result(a, &call->event, call->tool_name, args, call->tool_output, outcome);
     return 0;
 }
 

@@ -120,10 +120,24 @@ static rp_json obj1(rp_arena *a, const char *key, const char *value)
     return o;
 }
 
-/* The tool name and arguments of a tool event, and for an after-event its result. */
-static int read_call(const rp_json *payload, rp_arena *a, rp_hook_call *call, rp_json *result,
-                     char *err, size_t err_size)
+/* An exit status the payload carries (`exit_code`, an integer), else UNKNOWN: Cursor's
+ * afterShellExecution is documented with the output only, and then the text heuristics decide. */
+static rp_tool_outcome shell_outcome(const rp_json *payload)
 {
+    const rp_json *code = rp_json_get(payload, "exit_code");
+    if (!rp_json_is_integer(code))
+        return RP_TOOL_UNKNOWN;
+    return code->type == RP_JSON_INT && code->v.i == 0    ? RP_TOOL_OK
+           : code->type == RP_JSON_UINT && code->v.u == 0 ? RP_TOOL_OK
+                                                          : RP_TOOL_ERROR;
+}
+
+/* The tool name and arguments of a tool event, and for an after-event the host's output
+ * (call->tool_output) and what the host says of its success (tool_result.h). */
+static int read_call(const rp_json *payload, rp_arena *a, rp_hook_call *call,
+                     rp_tool_outcome *outcome, char *err, size_t err_size)
+{
+    *outcome = RP_TOOL_UNKNOWN;
     const char *ev = call->host_event;
     const char *s;
     if (is(ev, "beforeShellExecution") || is(ev, "afterShellExecution")) {
@@ -135,7 +149,8 @@ static int read_call(const rp_json *payload, rp_arena *a, rp_hook_call *call, rp
             const rp_json *output = rp_json_get(payload, "output");
             if (output == NULL)
                 return rp_hook_fail(err, err_size, "output is missing");
-            *result = *output;
+            call->tool_output = output;
+            *outcome = shell_outcome(payload);
         }
         return 0;
     }
@@ -165,7 +180,8 @@ static int read_call(const rp_json *payload, rp_arena *a, rp_hook_call *call, rp
         rp_json_object_set(a, &args, "edits", edits ? *edits : rp_json_make_array());
         call->tool_name = "Edit";
         call->tool_input = rp_json_new(a, args);
-        *result = edits ? *edits : rp_json_make_array();
+        call->tool_output = edits ? edits : rp_json_new(a, rp_json_make_array());
+        *outcome = RP_TOOL_OK; /* the edit was made: that is what the event reports */
         return 0;
     }
     /* beforeMCPExecution / afterMCPExecution / preToolUse / postToolUse(Failure) */
@@ -192,10 +208,11 @@ static int read_call(const rp_json *payload, rp_arena *a, rp_hook_call *call, rp
         if (!rp_json_is_string(r))
             return rp_hook_fail(err, err_size, "%s must be a string, not %s", what,
                                 rp_json_type_name(r->type));
-        *result = rp_json_make_string_ref(rp_arena_sprintf(a, "Error: %s", r->v.s));
-    } else {
-        *result = *r;
+        *outcome = RP_TOOL_ERROR;
+    } else if (is(ev, "postToolUse")) {
+        *outcome = rp_tool_outcome_claude(r); /* a failure comes as postToolUseFailure */
     }
+    call->tool_output = r;
     return 0;
 }
 
@@ -250,10 +267,10 @@ static int parse(const rp_json *payload, const rp_hook_env *env, rp_arena *a, rp
         rp_hook_opt_str(payload, "model", &f.model, err, err_size) != 0)
         return -1;
 
-    rp_json result = rp_json_make_null();
+    rp_tool_outcome outcome = RP_TOOL_UNKNOWN;
     const char *prompt = NULL;
     if (call->phase == RP_HOOK_PRE_TOOL || call->phase == RP_HOOK_POST_TOOL) {
-        if (read_call(payload, a, call, &result, err, err_size) != 0)
+        if (read_call(payload, a, call, &outcome, err, err_size) != 0)
             return -1;
         f.tool_use_id = rp_hook_call_key(a, call->tool_name, call->tool_input);
     } else if (call->phase == RP_HOOK_PROMPT) {
@@ -273,7 +290,8 @@ static int parse(const rp_json *payload, const rp_hook_env *env, rp_arena *a, rp
     if (call->phase == RP_HOOK_PRE_TOOL)
         rp_hook_event_tool_call(a, &call->event, call->tool_name, call->tool_input);
     else if (call->phase == RP_HOOK_POST_TOOL)
-        rp_hook_event_tool_result(a, &call->event, call->tool_name, call->tool_input, result);
+        rp_hook_event_tool_result(a, &call->event, call->tool_name, call->tool_input,
+                                  call->tool_output, outcome);
     else if (call->phase == RP_HOOK_PROMPT)
         rp_hook_event_request(a, &call->event, prompt);
     else /* stop and session events: data is null, as in a PolicyEvent (claude_shape.c) */

@@ -3,11 +3,15 @@
  * Gemini's hooks get one JSON object on stdin ({session_id, cwd, hook_event_name, timestamp,
  * ...}) and answer with JSON on stdout (exit 0; nothing else may be printed there) or exit 2
  * with the reason on stderr. Events:
- *   BeforeTool   → tool_call   (tool_name, tool_input; Gemini has no call id, so
+ *   BeforeTool   → tool_call   (tool_name, tool_input; an MCP tool, which has mcp_context
+ *                               {server_name, tool_name}, as mcp__<server>__<tool>, the name
+ *                               the policies know MCP tools by; Gemini has no call id, so
  *                               context.tool_use_id is rp_hook_call_key of the call, the same
  *                               for its AfterTool)
- *   AfterTool    → tool_result (tool_response.llmContent, else the whole tool_response; with
- *                               tool_response.error the string "Error: <error>")
+ *   AfterTool    → tool_result ({result: tool_response.llmContent (else the whole
+ *                               tool_response; with an error its message too), is_error:
+ *                               tool_response.error, or a run_shell_command's "Exit Code: N"
+ *                               line, N != 0})
  *   BeforeAgent  → request     (prompt)
  *   BeforeModel  → llm_request (data = llm_request)
  *   AfterModel   → llm_response (data = {model, usage, id}). AfterModel fires per streamed
@@ -63,7 +67,8 @@ static int event_index(const char *name)
     return -1;
 }
 
-/* The text of tool_response.error (a string, or an object with `message`), or NULL. */
+/* The text of tool_response.error (a string, or an object with `message`), or NULL when it
+ * reports no failure (absent, null, false or ""). */
 static const char *error_text(rp_arena *a, const rp_json *error)
 {
     if (error == NULL || error->type == RP_JSON_NULL)
@@ -78,21 +83,33 @@ static const char *error_text(rp_arena *a, const rp_json *error)
     return rp_json_to_string(a, error); /* some other shape: still an error, shown as JSON */
 }
 
-static int parse_post_tool(const rp_json *payload, rp_arena *a, rp_hook_call *call, char *err,
-                           size_t err_size)
+/* The result is normalised (tool_result.h): the text is llmContent (what the model sees);
+ * Gemini's failure signal is tool_response.error, whose message joins the text when the text
+ * does not carry it (the policies that scan results must see it), and for its shell tool,
+ * which reports a failed command with no error, the "Exit Code: N" line after the output. */
+static int parse_post_tool(const rp_json *payload, rp_arena *a, rp_hook_call *call,
+                           const char *tool, char *err, size_t err_size)
 {
     const rp_json *response = rp_json_get(payload, "tool_response");
     if (!rp_json_is_object(response))
         return rp_hook_fail(err, err_size, "tool_response must be an object, not %s",
                             response ? rp_json_type_name(response->type) : "missing");
-    rp_json result = *response;
+    call->tool_output = response;
+    const rp_json *output = response;
+    rp_tool_outcome outcome = RP_TOOL_OK;
+    const char *text = rp_json_get_str(response, "llmContent");
     const char *error = error_text(a, rp_json_get(response, "error"));
-    const rp_json *content = rp_json_get(response, "llmContent");
-    if (error)
-        result = rp_json_make_string_ref(rp_arena_sprintf(a, "Error: %s", error));
-    else if (content)
-        result = *content;
-    rp_hook_event_tool_result(a, &call->event, call->tool_name, call->tool_input, result);
+    if (error) {
+        outcome = RP_TOOL_ERROR;
+        if (text == NULL || strstr(text, error) == NULL)
+            output = rp_json_new(
+                a, rp_json_make_string_ref(
+                       text && text[0] ? rp_arena_sprintf(a, "%s\n%s", text, error) : error));
+    } else if (text && strcmp(call->tool_name, "run_shell_command") == 0 &&
+               rp_tool_outcome_exit_line(text, "Exit Code:", false) == RP_TOOL_ERROR) {
+        outcome = RP_TOOL_ERROR;
+    }
+    rp_hook_event_tool_result(a, &call->event, tool, call->tool_input, output, outcome);
     return 0;
 }
 
@@ -356,16 +373,23 @@ static int parse(const rp_json *payload, const rp_hook_env *env, rp_arena *a, rp
     call->session_id = sid;
 
     rp_hook_ctx_fields f = {0};
+    const char *tool = NULL;
     if (rp_hook_opt_str(payload, "cwd", &f.cwd, err, err_size) != 0 ||
         read_fields(payload, a, call, &f, err, err_size) != 0)
+        return -1;
+    /* An MCP tool (mcp_<server>_<tool>, with mcp_context naming both) goes to the policies by
+     * the one MCP name they know; call->tool_name stays Gemini's. */
+    if ((call->phase == RP_HOOK_PRE_TOOL || call->phase == RP_HOOK_POST_TOOL) &&
+        rp_hook_mcp_tool_name(payload, "mcp_context", "server_name", "tool_name", call->tool_name,
+                              a, &tool, err, err_size) != 0)
         return -1;
     call->event = rp_hook_event_new(a, &rp_host_gemini, env, events[idx].type, sid, &f);
     switch (call->phase) {
     case RP_HOOK_PRE_TOOL:
-        rp_hook_event_tool_call(a, &call->event, call->tool_name, call->tool_input);
+        rp_hook_event_tool_call(a, &call->event, tool, call->tool_input);
         return 0;
     case RP_HOOK_POST_TOOL:
-        return parse_post_tool(payload, a, call, err, err_size);
+        return parse_post_tool(payload, a, call, tool, err, err_size);
     case RP_HOOK_PROMPT:
         rp_hook_event_request(a, &call->event, rp_json_get_str(payload, "prompt"));
         return 0;

@@ -48,11 +48,37 @@ void rp_hook_event_tool_call(rp_arena *a, rp_json *ev, const char *tool_name, co
 }
 
 void rp_hook_event_tool_result(rp_arena *a, rp_json *ev, const char *tool_name, const rp_json *args,
-                               rp_json result)
+                               const rp_json *output, rp_tool_outcome outcome)
 {
     set_str(a, ev, "target", tool_name);
-    rp_json_object_set(a, ev, "data", result);
+    rp_json_object_set(a, ev, "data", rp_tool_result_data(a, output, outcome));
     rp_json_object_set(a, ev, "request_data", tool_data(a, tool_name, args));
+}
+
+const char *rp_hook_mcp_name(rp_arena *a, const char *server, const char *tool)
+{
+    return rp_arena_sprintf(a, "mcp__%s__%s", server, tool);
+}
+
+int rp_hook_mcp_tool_name(const rp_json *payload, const char *key, const char *server_key,
+                          const char *tool_key, const char *host_name, rp_arena *a,
+                          const char **out, char *err, size_t err_size)
+{
+    *out = host_name;
+    const rp_json *mcp = rp_json_get(payload, key);
+    if (mcp == NULL || mcp->type == RP_JSON_NULL)
+        return 0;
+    if (!rp_json_is_object(mcp))
+        return rp_hook_fail(err, err_size, "%s must be an object, not %s", key,
+                            rp_json_type_name(mcp->type));
+    const char *server, *tool;
+    if (rp_hook_opt_str(mcp, server_key, &server, err, err_size) != 0 ||
+        rp_hook_opt_str(mcp, tool_key, &tool, err, err_size) != 0)
+        return -1;
+    if (server == NULL || tool == NULL)
+        return rp_hook_fail(err, err_size, "%s must name %s and %s", key, server_key, tool_key);
+    *out = rp_hook_mcp_name(a, server, tool);
+    return 0;
 }
 
 void rp_hook_event_request(rp_arena *a, rp_json *ev, const char *prompt)

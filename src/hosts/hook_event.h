@@ -5,6 +5,7 @@
 #define RAMPART_HOSTS_HOOK_EVENT_H
 
 #include "hosts/host.h"
+#include "hosts/tool_result.h"
 
 /* The parts of context.* every event carries. Any field may be NULL (then omitted). */
 typedef struct rp_hook_ctx_fields {
@@ -25,10 +26,26 @@ rp_json rp_hook_event_new(rp_arena *a, const rp_host_adapter *host, const rp_hoo
 /* tool_call: target = tool_name, data = {name, arguments} (arguments: args, or {} when NULL). */
 void rp_hook_event_tool_call(rp_arena *a, rp_json *ev, const char *tool_name, const rp_json *args);
 
-/* tool_result: target = tool_name, data = result (any JSON value; a string for text output),
- * request_data = {name, arguments}. */
+/* tool_result: target = tool_name, data = rp_tool_result_data(output, outcome) (the one shape
+ * the policies read: {result, is_error?}), request_data = {name, arguments}. output is the
+ * host's tool output as sent (NULL when none); keep it in call->tool_output for the answer. */
 void rp_hook_event_tool_result(rp_arena *a, rp_json *ev, const char *tool_name, const rp_json *args,
-                               rp_json result);
+                               const rp_json *output, rp_tool_outcome outcome);
+
+/* The name the policies know an MCP tool by: "mcp__<server>__<tool>", Claude Code's and
+ * Codex's own naming, which github_policy and the permissions `mcp` surface read. Hosts that
+ * name MCP tools otherwise (Gemini `mcp_<server>_<tool>` with mcp_context, opencode
+ * `<server>_<tool>`) map their calls to it when they know the server and the tool; the call
+ * keeps the host's name (call->tool_name) for the answer. */
+const char *rp_hook_mcp_name(rp_arena *a, const char *server, const char *tool);
+
+/* The event's tool name for a call named host_name: when payload.KEY, an object, names the MCP
+ * server (server_key) and tool (tool_key) — Gemini's mcp_context, the extension protocol's mcp —
+ * rp_hook_mcp_name of them; without KEY (or null) host_name. -1 with err when KEY is there but
+ * malformed. */
+int rp_hook_mcp_tool_name(const rp_json *payload, const char *key, const char *server_key,
+                          const char *tool_key, const char *host_name, rp_arena *a,
+                          const char **out, char *err, size_t err_size);
 
 /* request: data = {user_content: prompt}. */
 void rp_hook_event_request(rp_arena *a, rp_json *ev, const char *prompt);

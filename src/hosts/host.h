@@ -58,6 +58,10 @@ typedef struct rp_hook_call {
     /* The tool input exactly as the host sent it (an object), for answers that must send the
      * whole input back (Claude's updatedInput replaces all of tool_input). NULL if none. */
     const rp_json *tool_input;
+    /* A tool_result's output exactly as the host sent it (its event data is the normalised
+     * {result, is_error}, src/hosts/tool_result.h), for answers that must send a rewritten
+     * output back in the host's own shape (Claude's updatedToolOutput). NULL if none. */
+    const rp_json *tool_output;
     bool can_ask;     /* the host can put an ASK to a person for this event */
     bool can_rewrite; /* the host accepts a rewritten input (REDACT) for this event */
     /* Claude Code / Codex: the session transcript, read for spend (src/hosts/transcript.c). */

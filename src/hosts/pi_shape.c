@@ -55,22 +55,19 @@ static int read_tool(const rp_json *payload, rp_hook_call *call, char *err, size
     return 0;
 }
 
-/* The tool_result data: output as given (a string for text), or "Error: <output>" when
- * is_error is true. */
-static int result_of(const rp_json *payload, rp_arena *a, rp_json *out, char *err, size_t err_size)
+/* The tool's output (call->tool_output) and the extension's is_error (Pi's isError, the
+ * opencode plugin's exit status): absent or null means the host gave no signal. */
+static int read_result(const rp_json *payload, rp_hook_call *call, rp_tool_outcome *outcome,
+                       char *err, size_t err_size)
 {
-    const rp_json *output = rp_json_get(payload, "output");
     const rp_json *is_error = rp_json_get(payload, "is_error");
     if (is_error && is_error->type != RP_JSON_NULL && is_error->type != RP_JSON_BOOL)
         return rp_hook_fail(err, err_size, "is_error must be a boolean, not %s",
                             rp_json_type_name(is_error->type));
-    *out = output ? *output : rp_json_make_null();
-    if (is_error && is_error->type == RP_JSON_BOOL && is_error->v.b) {
-        const char *text = rp_json_is_string(output) ? output->v.s
-                           : output                  ? rp_json_to_string(a, output)
-                                                     : "the tool failed";
-        *out = rp_json_make_string_ref(rp_arena_sprintf(a, "Error: %s", text));
-    }
+    call->tool_output = rp_json_get(payload, "output");
+    *outcome = is_error == NULL || is_error->type == RP_JSON_NULL ? RP_TOOL_UNKNOWN
+               : is_error->v.b                                    ? RP_TOOL_ERROR
+                                                                  : RP_TOOL_OK;
     return 0;
 }
 
@@ -181,6 +178,9 @@ int rp_pi_shape_parse(const rp_host_adapter *host, bool opencode, const rp_json 
                        "session.idle"
                      : "");
     call->phase = events[idx].phase;
+    /* Pi's `input` handler can return {action: "transform", text}: a prompt is redacted there
+     * rather than blocked. opencode's chat.message has no such answer. */
+    call->can_rewrite = call->phase == RP_HOOK_PROMPT && !opencode;
 
     const char *sid;
     if (rp_hook_opt_str(payload, "session_id", &sid, err, err_size) != 0)
@@ -190,19 +190,27 @@ int rp_pi_shape_parse(const rp_host_adapter *host, bool opencode, const rp_json 
     call->session_id = sid;
 
     rp_hook_ctx_fields f = {0};
+    const char *tool = NULL;
     if (rp_hook_opt_str(payload, "cwd", &f.cwd, err, err_size) != 0 ||
         read_fields(payload, a, call, &f, err, err_size) != 0)
+        return -1;
+    /* An MCP tool (opencode's <server>_<tool>; the plugin sends mcp {server, tool}) goes to
+     * the policies by the one MCP name they know; call->tool_name stays the host's. */
+    if ((call->phase == RP_HOOK_PRE_TOOL || call->phase == RP_HOOK_POST_TOOL) &&
+        rp_hook_mcp_tool_name(payload, "mcp", "server", "tool", call->tool_name, a, &tool, err,
+                              err_size) != 0)
         return -1;
     call->event = rp_hook_event_new(a, host, env, events[idx].type, sid, &f);
     switch (call->phase) {
     case RP_HOOK_PRE_TOOL:
-        rp_hook_event_tool_call(a, &call->event, call->tool_name, call->tool_input);
+        rp_hook_event_tool_call(a, &call->event, tool, call->tool_input);
         return 0;
     case RP_HOOK_POST_TOOL: {
-        rp_json result;
-        if (result_of(payload, a, &result, err, err_size) != 0)
+        rp_tool_outcome outcome = RP_TOOL_UNKNOWN;
+        if (read_result(payload, call, &outcome, err, err_size) != 0)
             return -1;
-        rp_hook_event_tool_result(a, &call->event, call->tool_name, call->tool_input, result);
+        rp_hook_event_tool_result(a, &call->event, tool, call->tool_input, call->tool_output,
+                                  outcome);
         return 0;
     }
     case RP_HOOK_PROMPT:
@@ -231,12 +239,19 @@ void rp_pi_shape_answer(const rp_hook_call *call, const rp_hook_verdict *v,
     const char *result = v->result == RP_DENY ? "DENY" : v->result == RP_ASK ? "ASK" : "ALLOW";
     const char *reason = v->reason && v->reason[0] ? v->reason : NULL;
     const rp_json *input = NULL;
+    const char *prompt = NULL;
     bool gated = call->phase == RP_HOOK_PRE_TOOL || call->phase == RP_HOOK_PROMPT ||
                  call->phase == RP_HOOK_POST_TOOL;
-    if (v->result == RP_ALLOW && v->data && gated) {
-        /* A rewrite: the extension can apply it to a tool's input before the call only. */
+    /* A rewrite, also with an ASK: the extension applies it only once the person approved, so
+     * what runs is what was approved. It can rewrite a tool's input before the call and (Pi)
+     * a prompt; not an output. */
+    if (v->result != RP_DENY && v->data && gated) {
         const rp_json *args = rp_json_get(v->data, "arguments");
-        if (call->can_rewrite && rp_json_is_object(args)) {
+        const char *text = rp_json_get_str(v->data, "user_content");
+        if (call->can_rewrite && call->phase == RP_HOOK_PROMPT && text) {
+            prompt = text;
+        } else if (call->can_rewrite && call->phase == RP_HOOK_PRE_TOOL &&
+                   rp_json_is_object(args)) {
             input = args;
         } else {
             result = "DENY";
@@ -256,6 +271,8 @@ void rp_pi_shape_answer(const rp_hook_call *call, const rp_hook_verdict *v,
                        reason ? rp_json_make_string_ref(reason) : rp_json_make_null());
     if (input)
         rp_json_object_set(a, &top, "input", *input);
+    if (prompt)
+        rp_json_object_set(a, &top, "prompt", rp_json_make_string_ref(prompt));
     rp_json_write(&out->out, &top);
     rp_buf_putc(&out->out, '\n');
     out->exit_code = 0;

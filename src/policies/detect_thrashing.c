@@ -2,9 +2,16 @@
  * errors in a row, or an error rate of at least `window_error_rate` over the last `window`
  * results (reference §5.22).
  *
- * Whether a result is an error is a textual heuristic on its first 500 characters. The history
- * of 0/1 outcomes lives in session state and is written back with every verdict; it is not
- * reset when the policy fires. */
+ * Whether a result is an error is the host's own signal when the event carries one
+ * (data.is_error, a boolean: the adapters read it from failure events, exit codes and error
+ * flags, src/hosts/tool_result.h); without it, the reference's textual heuristic on the first
+ * 500 characters of data.result. The history of 0/1 outcomes lives in session state and is
+ * written back with every verdict; it is not reset when the policy fires.
+ *
+ * Beyond the reference: a result comes after its tool ran, so nobody can be asked then. While
+ * the history shows the agent thrashing, the next tool_call gets the verdict too, where the
+ * host can ask a person (an approval clears the history: the person has looked); a new user
+ * prompt (request) clears it as well, as the redirect the reason asks for. */
 #include <math.h>
 #include <string.h>
 
@@ -183,28 +190,99 @@ static bool outcome_is_one(const rp_json *v)
     return (v->type == RP_JSON_INT && v->v.i == 1) || (v->type == RP_JSON_BOOL && v->v.b);
 }
 
+/* The verdict the outcomes items[0..n) call for: RP_ALLOW, or d->action with *reason. */
+static rp_verdict judge(const detect_thrashing *d, const rp_json *items, size_t n, rp_arena *a,
+                        const char **reason)
+{
+    bool consecutive = false;
+    if (d->consecutive_threshold > 0 && n >= (size_t)d->consecutive_threshold) {
+        consecutive = true;
+        for (size_t i = n - (size_t)d->consecutive_threshold; i < n; i++)
+            if (!outcome_is_one(&items[i]))
+                consecutive = false;
+    }
+    if (consecutive) {
+        *reason = rp_arena_sprintf(
+            a,
+            "The agent has hit %lld consecutive tool errors. It may be stuck \xe2\x80\x94 review "
+            "and redirect, or start a fresh session.",
+            (long long)d->consecutive_threshold);
+        return d->action;
+    }
+    if (d->window_error_rate > 0 && n >= (size_t)d->window) {
+        double errors = 0;
+        for (size_t i = n - (size_t)d->window; i < n; i++)
+            errors += outcome_value(&items[i]);
+        double rate = errors / (double)d->window;
+        if (rate >= d->window_error_rate) {
+            /* int(rate * 100): truncation toward zero, as Python prints it. */
+            *reason = rp_arena_sprintf(
+                a,
+                "The agent has a %.0f%% error rate over the last %lld tool calls. It may be "
+                "stuck \xe2\x80\x94 review and redirect, or start a fresh session.",
+                trunc(rate * 100.0), (long long)d->window);
+            return d->action;
+        }
+    }
+    return RP_ALLOW;
+}
+
+/* A tool_call or a request while the stored history shows thrashing (see the top). Otherwise
+ * abstain, as the reference does on every event but tool_result. */
+static int judge_stored(const detect_thrashing *d, const rp_event *ev, const rp_json *state,
+                        rp_eval_ctx *ctx, rp_result *out)
+{
+    const rp_json *stored = rp_json_get(state, RESULTS_KEY);
+    if (!history_is_valid(stored) || stored->len == 0)
+        return 0;
+    const char *reason = NULL;
+    rp_verdict v = judge(d, stored->v.items, stored->len, ctx->arena, &reason);
+    if (v == RP_ALLOW)
+        return 0;
+    if (ev->type == RP_EV_REQUEST) {
+        out->verdict = RP_ALLOW;
+    } else {
+        out->verdict = v;
+        out->reason = reason;
+        if (v == RP_DENY)
+            return 0; /* DENY keeps blocking until a prompt redirects the agent */
+    }
+    /* On an ASK this is withheld and applies only when the person approves. */
+    rp_result_add_update(ctx->arena, out, RESULTS_KEY, RP_UPDATE_SET, rp_json_make_array());
+    return 0;
+}
+
 static int detect_thrashing_evaluate(const void *instance, const rp_event *ev, const rp_json *state,
                                      rp_eval_ctx *ctx, rp_result *out)
 {
     const detect_thrashing *d = instance;
 
+    if (ev->type == RP_EV_TOOL_CALL || ev->type == RP_EV_REQUEST)
+        return judge_stored(d, ev, state, ctx, out);
     if (ev->type != RP_EV_TOOL_RESULT || !rp_json_is_object(ev->data))
         return 0; /* abstain */
 
-    /* data.result, stringified when it is not a string; absent means "". */
-    const rp_json *result = rp_json_get(ev->data, "result");
-    const char *text = "";
-    size_t text_len = 0;
-    rp_buf str = {0};
-    if (rp_json_is_string(result)) {
-        text = result->v.s;
-        text_len = result->len;
-    } else if (result != NULL) {
-        rp_py_str(&str, result);
-        text_len = str.len;
-        text = rp_pol_take(&str, ctx->arena);
+    /* The host's signal when it gave one, else the reference's heuristic on data.result
+     * (stringified when it is not a string; absent means ""). */
+    const rp_json *is_error = rp_json_get(ev->data, "is_error");
+    int outcome;
+    if (is_error && is_error->type == RP_JSON_BOOL) {
+        outcome = is_error->v.b ? 1 : 0;
+    } else {
+        const rp_json *result = rp_json_get(ev->data, "result");
+        const char *text = "";
+        size_t text_len = 0;
+        rp_buf str = {0};
+        if (rp_json_is_string(result)) {
+            text = result->v.s;
+            text_len = result->len;
+        } else if (result != NULL) {
+            rp_py_str(&str, result);
+            text_len = str.len;
+            text = rp_pol_take(&str, ctx->arena);
+        }
+        outcome = is_error_result(text, text_len, ctx->arena) ? 1 : 0;
     }
-    int outcome = is_error_result(text, text_len, ctx->arena) ? 1 : 0;
 
     const rp_json *stored = rp_json_get(state, RESULTS_KEY);
     uint32_t n_history = history_is_valid(stored) ? stored->len : 0;
@@ -218,40 +296,7 @@ static int detect_thrashing_evaluate(const void *instance, const rp_event *ev, c
         rp_json_array_push(ctx->arena, &updated, stored->v.items[i]);
     rp_json_array_push(ctx->arena, &updated, rp_json_make_int(outcome));
 
-    const rp_json *items = updated.v.items;
-    size_t n = updated.len;
-    out->verdict = RP_ALLOW;
-
-    bool consecutive = false;
-    if (d->consecutive_threshold > 0 && n >= (size_t)d->consecutive_threshold) {
-        consecutive = true;
-        for (size_t i = n - (size_t)d->consecutive_threshold; i < n; i++)
-            if (!outcome_is_one(&items[i]))
-                consecutive = false;
-    }
-    if (consecutive) {
-        out->verdict = d->action;
-        out->reason = rp_arena_sprintf(
-            ctx->arena,
-            "The agent has hit %lld consecutive tool errors. It may be stuck \xe2\x80\x94 review "
-            "and redirect, or start a fresh session.",
-            (long long)d->consecutive_threshold);
-    } else if (d->window_error_rate > 0 && n >= (size_t)d->window) {
-        double errors = 0;
-        for (size_t i = n - (size_t)d->window; i < n; i++)
-            errors += outcome_value(&items[i]);
-        double rate = errors / (double)d->window;
-        if (rate >= d->window_error_rate) {
-            /* int(rate * 100): truncation toward zero, as Python prints it. */
-            double percent = rate * 100.0;
-            out->verdict = d->action;
-            out->reason = rp_arena_sprintf(
-                ctx->arena,
-                "The agent has a %.0f%% error rate over the last %lld tool calls. It may be "
-                "stuck \xe2\x80\x94 review and redirect, or start a fresh session.",
-                trunc(percent), (long long)d->window);
-        }
-    }
+    out->verdict = judge(d, updated.v.items, updated.len, ctx->arena, &out->reason);
     rp_result_add_update(ctx->arena, out, RESULTS_KEY, RP_UPDATE_SET, updated);
     return 0;
 }

@@ -148,24 +148,38 @@ static void test_post_tool(void **state)
                  RP_HOOK_POST_TOOL,
                  "{\"context\":{\"cwd\":\"/p\",\"harness\":\"claude-code\",\"home\":\"/home/u\","
                  "\"host\":\"claude-code\",\"tool_use_id\":\"t3\",\"user\":\"os-user\"},\"data\":"
-                 "{\"stderr\":\"\",\"stdout\":\"a\\n\"},\"request_data\":{\"arguments\":{"
+                 "{\"is_error\":false,\"result\":\"a\\n\"},\"request_data\":{\"arguments\":{"
                  "\"command\":\"ls\"},\"name\":\"Bash\"},\"session_id\":\"s\",\"target\":\"Bash\","
                  "\"type\":\"tool_result\"}");
     assert_false(f->call.can_ask);
-    /* A string response stays a string. */
+    /* The one shape of every host's result (tool_result.h): {result: the text, is_error}. An
+     * interrupted command is an error; its two streams are one text. */
     expect_event(f,
                  "{\"session_id\":\"s\",\"cwd\":\"/p\",\"hook_event_name\":\"PostToolUse\","
-                 "\"tool_name\":\"Read\",\"tool_input\":{},\"tool_response\":\"text\"}",
+                 "\"tool_name\":\"Bash\",\"tool_input\":{\"command\":\"ls\"},\"tool_response\":{"
+                 "\"stdout\":\"a\",\"stderr\":\"b\",\"interrupted\":true},\"tool_use_id\":\"t3\"}",
                  RP_HOOK_POST_TOOL,
-                 "{" CTX_S1_K2
-                 ",\"data\":\"text\",\"request_data\":{\"arguments\":{},\"name\":\"Read\"},"
-                 "\"session_id\":\"s\",\"target\":\"Read\",\"type\":\"tool_result\"}");
+                 "{\"context\":{\"cwd\":\"/p\",\"harness\":\"claude-code\",\"home\":\"/home/u\","
+                 "\"host\":\"claude-code\",\"tool_use_id\":\"t3\",\"user\":\"os-user\"},\"data\":"
+                 "{\"is_error\":true,\"result\":\"a\\nb\"},\"request_data\":{\"arguments\":{"
+                 "\"command\":\"ls\"},\"name\":\"Bash\"},\"session_id\":\"s\",\"target\":\"Bash\","
+                 "\"type\":\"tool_result\"}");
+    /* A string response is the text. */
+    expect_event(
+        f,
+        "{\"session_id\":\"s\",\"cwd\":\"/p\",\"hook_event_name\":\"PostToolUse\","
+        "\"tool_name\":\"Read\",\"tool_input\":{},\"tool_response\":\"text\"}",
+        RP_HOOK_POST_TOOL,
+        "{" CTX_S1_K2
+        ",\"data\":{\"is_error\":false,\"result\":\"text\"},\"request_data\":{\"arguments\":{},"
+        "\"name\":\"Read\"},"
+        "\"session_id\":\"s\",\"target\":\"Read\",\"type\":\"tool_result\"}");
     expect_event(f,
                  "{\"session_id\":\"s\",\"cwd\":\"/p\",\"hook_event_name\":\"PostToolUseFailure\","
                  "\"tool_name\":\"Bash\",\"tool_input\":{\"command\":\"make\"},\"error\":"
                  "\"Exit code 2\",\"is_interrupt\":false}",
                  RP_HOOK_POST_TOOL,
-                 "{" CTX_S1_K3 ",\"data\":\"Error: Exit code 2\","
+                 "{" CTX_S1_K3 ",\"data\":{\"is_error\":true,\"result\":\"Exit code 2\"},"
                  "\"request_data\":{\"arguments\":{\"command\":\"make\"},\"name\":\"Bash\"},"
                  "\"session_id\":\"s\",\"target\":\"Bash\",\"type\":\"tool_result\"}");
 }
@@ -391,14 +405,29 @@ static void test_answer_post_tool(void **state)
     expect_answer(f, RP_ASK, "thrashing", NULL, NULL,
                   "{\"decision\":\"block\",\"reason\":\"thrashing\"}\n", "", 0);
     expect_answer(f, RP_ALLOW, NULL, NULL, NULL, "", "", 0);
-    expect_answer(f, RP_ALLOW, NULL, "{\"stdout\":\"[REDACTED]\"}", NULL,
+    /* A rewrite of the normalised result goes back into the tool's own output shape. */
+    expect_answer(f, RP_ALLOW, NULL, "{\"result\":\"[REDACTED]\",\"is_error\":false}", NULL,
                   "{\"hookSpecificOutput\":{\"hookEventName\":\"PostToolUse\","
                   "\"updatedToolOutput\":{\"stdout\":\"[REDACTED]\"}}}\n",
+                  "", 0);
+    assert_int_equal(parse(f, "{\"session_id\":\"s\",\"hook_event_name\":\"PostToolUse\","
+                              "\"tool_name\":\"Bash\",\"tool_input\":{},\"tool_response\":{"
+                              "\"stdout\":\"k\",\"stderr\":\"e\",\"interrupted\":false}}"),
+                     0);
+    expect_answer(f, RP_ALLOW, NULL, "{\"result\":\"k\\n[REDACTED]\",\"is_error\":false}", NULL,
+                  "{\"hookSpecificOutput\":{\"hookEventName\":\"PostToolUse\","
+                  "\"updatedToolOutput\":{\"stdout\":\"k\\n[REDACTED]\",\"stderr\":\"\","
+                  "\"interrupted\":false}}}\n",
+                  "", 0);
+    /* A result that is no longer text has no place in the tool's shape: blocked. */
+    expect_answer(f, RP_ALLOW, NULL, "{\"result\":{\"x\":1}}", NULL,
+                  "{\"decision\":\"block\",\"reason\":\"the tool output would have to be "
+                  "redacted: a policy rewrote it\"}\n",
                   "", 0);
     assert_int_equal(parse(f, "{\"session_id\":\"s\",\"hook_event_name\":\"PostToolUseFailure\","
                               "\"tool_name\":\"Bash\",\"tool_input\":{},\"error\":\"e\"}"),
                      0);
-    expect_answer(f, RP_ALLOW, NULL, "\"Error: [REDACTED]\"", NULL,
+    expect_answer(f, RP_ALLOW, NULL, "{\"result\":\"[REDACTED]\",\"is_error\":true}", NULL,
                   "{\"decision\":\"block\",\"reason\":\"the tool output would have to be "
                   "redacted: a policy rewrote it\"}\n",
                   "", 0);

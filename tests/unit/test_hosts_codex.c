@@ -88,7 +88,7 @@ static void test_apply_patch_paths(void **state)
                  "\"tool_name\":\"apply_patch\",\"tool_input\":{\"command\":\"*** Add File: "
                  "x.txt\\n+1\"},\"tool_response\":\"Success\"}",
                  RP_HOOK_POST_TOOL,
-                 "{" CTX_T_K2 ",\"data\":\"Success\","
+                 "{" CTX_T_K2 ",\"data\":{\"result\":\"Success\"},"
                  "\"request_data\":{\"arguments\":{\"command\":\"*** Add File: x.txt\\n+1\","
                  "\"file_path\":\"x.txt\",\"paths\":[\"x.txt\"]},\"name\":\"apply_patch\"},"
                  "\"session_id\":\"t\",\"target\":\"apply_patch\",\"type\":\"tool_result\"}");

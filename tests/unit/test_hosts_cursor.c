@@ -54,14 +54,15 @@ static void test_shell(void **state)
     assert_string_equal(f->call.tool_name, "Shell");
     assert_null(f->call.transcript_path);
     /* The after-event of the same call has the same key. */
-    expect_event(f,
-                 "{" COMMON ",\"hook_event_name\":\"afterShellExecution\",\"command\":"
-                 "\"npm test\",\"output\":\"ok\\n\",\"duration\":640}",
-                 RP_HOOK_POST_TOOL,
-                 "{" CTX(SHELL_KEY) ",\"data\":\"ok\\n\",\"request_data\":{\"arguments\":{"
-                                    "\"command\":\"npm test\"},\"name\":\"Shell\"},"
-                                    "\"session_id\":\"c1\",\"target\":\"Shell\",\"type\":"
-                                    "\"tool_result\"}");
+    expect_event(
+        f,
+        "{" COMMON ",\"hook_event_name\":\"afterShellExecution\",\"command\":"
+        "\"npm test\",\"output\":\"ok\\n\",\"duration\":640}",
+        RP_HOOK_POST_TOOL,
+        "{" CTX(SHELL_KEY) ",\"data\":{\"result\":\"ok\\n\"},\"request_data\":{\"arguments\":{"
+                           "\"command\":\"npm test\"},\"name\":\"Shell\"},"
+                           "\"session_id\":\"c1\",\"target\":\"Shell\",\"type\":"
+                           "\"tool_result\"}");
     assert_string_equal(ctx_key(f), rp_hook_call_key(&f->a, "Shell", f->call.tool_input));
 }
 
@@ -105,18 +106,19 @@ static void test_mcp(void **state)
                                                                "\"tool_call\"}");
     assert_true(f->call.can_ask);
     const char *pre_key = ctx_key(f);
-    expect_event(f,
-                 "{" COMMON ",\"hook_event_name\":\"afterMCPExecution\",\"tool_name\":"
-                 "\"search\",\"tool_input\":{\"query\":\"q\",\"limit\":5},\"result_json\":"
-                 "\"{\\\"hits\\\":0}\"}",
-                 RP_HOOK_POST_TOOL,
-                 "{" CTX("h:f1d9992657a9cc23b7d9c6babe5e6977") ",\"data\":\"{\\\"hits\\\":0}\","
-                                                               "\"request_data\":{\"arguments\":"
-                                                               "{\"limit\":5,\"query\":\"q\"},"
-                                                               "\"name\":\"search\"},"
-                                                               "\"session_id\":\"c1\","
-                                                               "\"target\":\"search\",\"type\":"
-                                                               "\"tool_result\"}");
+    expect_event(
+        f,
+        "{" COMMON ",\"hook_event_name\":\"afterMCPExecution\",\"tool_name\":"
+        "\"search\",\"tool_input\":{\"query\":\"q\",\"limit\":5},\"result_json\":"
+        "\"{\\\"hits\\\":0}\"}",
+        RP_HOOK_POST_TOOL,
+        "{" CTX("h:f1d9992657a9cc23b7d9c6babe5e6977") ",\"data\":{\"result\":\"{\\\"hits\\\":0}\"},"
+                                                      "\"request_data\":{\"arguments\":"
+                                                      "{\"limit\":5,\"query\":\"q\"},"
+                                                      "\"name\":\"search\"},"
+                                                      "\"session_id\":\"c1\","
+                                                      "\"target\":\"search\",\"type\":"
+                                                      "\"tool_result\"}");
     assert_string_equal(ctx_key(f), pre_key);
     /* Not an object: {} with the raw value kept where the policies see it. */
     assert_int_equal(parse(f, "{\"conversation_id\":\"c\",\"hook_event_name\":"
@@ -171,25 +173,27 @@ static void test_generic_tools(void **state)
     assert_int_equal(f->call.phase, RP_HOOK_POST_TOOL);
     assert_string_equal(ctx_key(f), pre_key);
     assert_string_equal(rp_json_to_string(&f->a, rp_json_get(&f->call.event, "data")),
-                        "\"{\\\"ok\\\":true}\"");
+                        "{\"result\":\"{\\\"ok\\\":true}\",\"is_error\":false}");
     assert_int_equal(parse(f, "{" COMMON ",\"hook_event_name\":\"postToolUseFailure\","
                               "\"tool_name\":\"Shell\",\"tool_input\":{\"command\":\"make\"},"
                               "\"error_message\":\"Exit code 2\"}"),
                      0);
     assert_string_equal(rp_json_to_string(&f->a, rp_json_get(&f->call.event, "data")),
-                        "\"Error: Exit code 2\"");
+                        "{\"result\":\"Exit code 2\",\"is_error\":true}");
     /* The key: SHA-256 of {"input":{"edits":[...],"file_path":"/ws/a"},"tool":"Edit"}. */
-    expect_event(f,
-                 "{" COMMON ",\"hook_event_name\":\"afterFileEdit\",\"file_path\":\"/ws/a\","
-                 "\"edits\":[{\"old_string\":\"a\",\"new_string\":\"b\"}]}",
-                 RP_HOOK_POST_TOOL,
-                 "{\"context\":{\"cwd\":\"/ws\",\"harness\":\"cursor\",\"home\":\"/home/u\","
-                 "\"host\":\"cursor\",\"model\":\"claude-4-sonnet\",\"tool_use_id\":\"h:"
-                 "3491ab11591e48caf6e79d1132d6e247\",\"user\":\"dev@example.com\"},\"data\":[{"
-                 "\"new_string\":\"b\",\"old_string\":\"a\"}],\"request_data\":{\"arguments\":{"
-                 "\"edits\":[{\"new_string\":\"b\",\"old_string\":\"a\"}],\"file_path\":"
-                 "\"/ws/a\"},\"name\":\"Edit\"},\"session_id\":\"c1\",\"target\":\"Edit\","
-                 "\"type\":\"tool_result\"}");
+    expect_event(
+        f,
+        "{" COMMON ",\"hook_event_name\":\"afterFileEdit\",\"file_path\":\"/ws/a\","
+        "\"edits\":[{\"old_string\":\"a\",\"new_string\":\"b\"}]}",
+        RP_HOOK_POST_TOOL,
+        "{\"context\":{\"cwd\":\"/ws\",\"harness\":\"cursor\",\"home\":\"/home/u\","
+        "\"host\":\"cursor\",\"model\":\"claude-4-sonnet\",\"tool_use_id\":\"h:"
+        "3491ab11591e48caf6e79d1132d6e247\",\"user\":\"dev@example.com\"},\"data\":{\"is_error\":"
+        "false,\"result\":[{\"new_string\":\"b\",\"old_string\":\"a\"}]},\"request_data\":{"
+        "\"arguments\":{"
+        "\"edits\":[{\"new_string\":\"b\",\"old_string\":\"a\"}],\"file_path\":"
+        "\"/ws/a\"},\"name\":\"Edit\"},\"session_id\":\"c1\",\"target\":\"Edit\","
+        "\"type\":\"tool_result\"}");
 }
 
 static void test_prompt_and_lifecycle(void **state)

@@ -135,29 +135,95 @@ static void test_after_tool_events(void **state)
                  "\"tool_response\":{\"llmContent\":\"a\\nb\\n\",\"returnDisplay\":\"a b\"}}",
                  RP_HOOK_POST_TOOL,
                  "{" CTX "\"tool_use_id\":\"" SHELL_LS_KEY "\",\"user\":\"alice\"},"
-                 "\"data\":\"a\\nb\\n\",\"request_data\":{\"arguments\":{\"command\":\"ls\","
+                 "\"data\":{\"is_error\":false,\"result\":\"a\\nb\\n\"},\"request_data\":{"
+                 "\"arguments\":{\"command\":\"ls\","
                  "\"dir_path\":\"/w\"},\"name\":\"run_shell_command\"},\"session_id\":\"g1\","
                  "\"target\":\"run_shell_command\",\"type\":\"tool_result\"}");
     /* No llmContent: the whole tool_response. */
     rp_hook_call c = parse_ok("{" BASE "\"hook_event_name\":\"AfterTool\",\"tool_name\":\"glob\","
                               "\"tool_input\":{\"pattern\":\"*.c\"},"
                               "\"tool_response\":{\"returnDisplay\":\"2 files\"}}");
-    assert_json(rp_json_get(&c.event, "data"), "{\"returnDisplay\":\"2 files\"}");
+    assert_json(rp_json_get(&c.event, "data"),
+                "{\"is_error\":false,\"result\":{\"returnDisplay\":\"2 files\"}}");
+    /* A failed command: the shell's "Exit Code: N" line after the output (the recorded shape:
+     * Gemini sets no error for it). A line in the output before it does not count. */
+    c = parse_ok("{" BASE "\"hook_event_name\":\"AfterTool\",\"tool_name\":\"run_shell_command\","
+                 "\"tool_input\":{\"command\":\"ls /nonexistent-1\"},\"tool_response\":{"
+                 "\"llmContent\":\"<untrusted_context>\\nOutput: ls: cannot access "
+                 "'/nonexistent-1': No such file or directory\\nExit Code: 2\\nProcess Group "
+                 "PGID: 4242\\n</untrusted_context>\",\"returnDisplay\":\"ls: cannot access\"}}");
+    assert_json(rp_json_get(&c.event, "data"),
+                "{\"is_error\":true,\"result\":\"<untrusted_context>\\nOutput: ls: cannot "
+                "access '/nonexistent-1': No such file or directory\\nExit Code: 2\\nProcess "
+                "Group PGID: 4242\\n</untrusted_context>\"}");
+    c = parse_ok(
+        "{" BASE "\"hook_event_name\":\"AfterTool\",\"tool_name\":\"run_shell_command\","
+        "\"tool_input\":{\"command\":\"cat log\"},\"tool_response\":{"
+        "\"llmContent\":\"Output: Exit Code: 3\\nExit Code: 0\\nProcess Group PGID: 1\"}}");
+    assert_json(rp_json_get(&c.event, "data"),
+                "{\"is_error\":false,\"result\":\"Output: Exit Code: 3\\nExit Code: 0\\nProcess "
+                "Group PGID: 1\"}");
+    /* Another tool's text is not read for an exit code. */
+    c = parse_ok("{" BASE "\"hook_event_name\":\"AfterTool\",\"tool_name\":\"read_file\","
+                 "\"tool_input\":{\"path\":\"x\"},\"tool_response\":{\"llmContent\":"
+                 "\"Exit Code: 1\"}}");
+    assert_json(rp_json_get(&c.event, "data"), "{\"is_error\":false,\"result\":\"Exit Code: 1\"}");
     /* An error, as a string or an object with a message. */
     c = parse_ok("{" BASE "\"hook_event_name\":\"AfterTool\",\"tool_name\":\"read_file\","
                  "\"tool_input\":{\"path\":\"x\"},\"tool_response\":{\"llmContent\":\"\","
                  "\"error\":{\"message\":\"File not found: x\",\"type\":\"enoent\"}}}");
-    assert_json(rp_json_get(&c.event, "data"), "\"Error: File not found: x\"");
+    assert_json(rp_json_get(&c.event, "data"),
+                "{\"is_error\":true,\"result\":\"File not found: x\"}");
     c = parse_ok("{" BASE "\"hook_event_name\":\"AfterTool\",\"tool_name\":\"read_file\","
                  "\"tool_input\":{\"path\":\"x\"},\"tool_response\":{\"llmContent\":\"partial\","
                  "\"error\":\"denied\"}}");
-    assert_json(rp_json_get(&c.event, "data"), "\"Error: denied\"");
+    assert_json(rp_json_get(&c.event, "data"),
+                "{\"is_error\":true,\"result\":\"partial\\ndenied\"}");
     /* error null or "": not an error. */
     c = parse_ok("{" BASE "\"hook_event_name\":\"AfterTool\",\"tool_name\":\"read_file\","
                  "\"tool_input\":{\"path\":\"x\"},\"tool_response\":{\"llmContent\":\"ok\","
                  "\"error\":null}}");
-    assert_json(rp_json_get(&c.event, "data"), "\"ok\"");
+    assert_json(rp_json_get(&c.event, "data"), "{\"is_error\":false,\"result\":\"ok\"}");
     assert_false(c.can_rewrite);
+}
+
+/* An MCP tool (the recorded shape: mcp_<server>_<tool> with mcp_context) is named as the
+ * policies know MCP tools, mcp__<server>__<tool>; the call keeps Gemini's name. */
+static void test_mcp_tools(void **state)
+{
+    (void)state;
+    const char *pre = "{" BASE "\"hook_event_name\":\"BeforeTool\",\"tool_name\":"
+                      "\"mcp_github_create_pull_request\",\"tool_input\":{\"owner\":\"evil-org\","
+                      "\"repo\":\"x\"},\"mcp_context\":{\"server_name\":\"github\",\"tool_name\":"
+                      "\"create_pull_request\",\"command\":\"node\",\"args\":[\"/m.mjs\"]}}";
+    rp_hook_call call = parse_ok(pre);
+    assert_string_equal(call.tool_name, "mcp_github_create_pull_request");
+    assert_json(rp_json_get(&call.event, "data"),
+                "{\"arguments\":{\"owner\":\"evil-org\",\"repo\":\"x\"},\"name\":"
+                "\"mcp__github__create_pull_request\"}");
+    assert_json(rp_json_get(&call.event, "target"), "\"mcp__github__create_pull_request\"");
+    const char *key = rp_json_get_str(rp_json_get(&call.event, "context"), "tool_use_id");
+    call = parse_ok("{" BASE "\"hook_event_name\":\"AfterTool\",\"tool_name\":"
+                    "\"mcp_github_create_pull_request\",\"tool_input\":{\"owner\":\"evil-org\","
+                    "\"repo\":\"x\"},\"tool_response\":{\"llmContent\":\"ok\"},\"mcp_context\":{"
+                    "\"server_name\":\"github\",\"tool_name\":\"create_pull_request\"}}");
+    assert_json(rp_json_get(rp_json_get(&call.event, "request_data"), "name"),
+                "\"mcp__github__create_pull_request\"");
+    assert_string_equal(rp_json_get_str(rp_json_get(&call.event, "context"), "tool_use_id"), key);
+    /* Without mcp_context the name is Gemini's own. */
+    call = parse_ok("{" BASE "\"hook_event_name\":\"BeforeTool\",\"tool_name\":\"mcp_x_y\","
+                    "\"tool_input\":{}}");
+    assert_json(rp_json_get(rp_json_get(&call.event, "data"), "name"), "\"mcp_x_y\"");
+    /* A malformed mcp_context is refused (a deny on the pre-tool phase). */
+    char err[256];
+    parse_text("{" BASE "\"hook_event_name\":\"BeforeTool\",\"tool_name\":\"mcp_x_y\","
+               "\"tool_input\":{},\"mcp_context\":{\"server_name\":\"x\"}}",
+               -1, err, sizeof err);
+    assert_string_equal(err, "mcp_context must name server_name and tool_name");
+    parse_text("{" BASE "\"hook_event_name\":\"BeforeTool\",\"tool_name\":\"mcp_x_y\","
+               "\"tool_input\":{},\"mcp_context\":\"x\"}",
+               -1, err, sizeof err);
+    assert_string_equal(err, "mcp_context must be an object, not string");
 }
 
 static void test_prompt_and_lifecycle_events(void **state)
@@ -460,6 +526,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_registered, setup, teardown),
         cmocka_unit_test_setup_teardown(test_before_tool_event, setup, teardown),
         cmocka_unit_test_setup_teardown(test_after_tool_events, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_mcp_tools, setup, teardown),
         cmocka_unit_test_setup_teardown(test_prompt_and_lifecycle_events, setup, teardown),
         cmocka_unit_test_setup_teardown(test_before_model_event, setup, teardown),
         cmocka_unit_test_setup_teardown(test_after_model_usage, setup, teardown),

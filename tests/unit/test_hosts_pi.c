@@ -136,25 +136,27 @@ static void test_tool_events(void **state)
     assert_false(c.can_rewrite);
     assert_json(&c.event,
                 "{" CTX("pi") "\"tool_use_id\":\"" BASH_LS_KEY "\",\"user\":"
-                              "\"cfg-user\"},\"data\":\"a\\nb\\n\",\"request_data\":{\"arguments\":"
+                              "\"cfg-user\"},\"data\":{\"is_error\":false,\"result\":\"a\\nb\\n\"},"
+                              "\"request_data\":{\"arguments\":"
                               "{\"command\":\"ls\"},\"name\":\"bash\"},\"session_id\":\"p1\","
                               "\"target\":\"bash\",\"type\":\"tool_result\"}");
-    /* A failed tool: "Error: <output>"; structured output as JSON text. */
+    /* A failed tool: the host's flag; structured output as it is. */
     c = parse_ok(PI, "{\"event\":\"tool_result\"," BASE "\"tool_name\":\"read\","
                      "\"tool_call_id\":\"tc2\",\"input\":{\"path\":\"x\"},\"output\":\"ENOENT\","
                      "\"is_error\":true}");
-    assert_json(rp_json_get(&c.event, "data"), "\"Error: ENOENT\"");
+    assert_json(rp_json_get(&c.event, "data"), "{\"is_error\":true,\"result\":\"ENOENT\"}");
     c = parse_ok(PI, "{\"event\":\"tool_result\"," BASE "\"tool_name\":\"read\","
                      "\"tool_call_id\":\"tc2\",\"input\":{\"path\":\"x\"},\"output\":{\"code\":2},"
                      "\"is_error\":true}");
-    assert_json(rp_json_get(&c.event, "data"), "\"Error: {\\\"code\\\":2}\"");
+    assert_json(rp_json_get(&c.event, "data"), "{\"is_error\":true,\"result\":{\"code\":2}}");
     c = parse_ok(PI, "{\"event\":\"tool_result\"," BASE "\"tool_name\":\"read\","
                      "\"tool_call_id\":\"tc2\",\"input\":{\"path\":\"x\"},\"is_error\":true}");
-    assert_json(rp_json_get(&c.event, "data"), "\"Error: the tool failed\"");
-    /* Structured output that is not an error stays as it is; a missing output is null. */
+    assert_json(rp_json_get(&c.event, "data"), "{\"is_error\":true,\"result\":null}");
+    /* Without is_error the host gave no signal: the key is left out (the text heuristics
+     * decide). */
     c = parse_ok(PI, "{\"event\":\"tool_result\"," BASE "\"tool_name\":\"read\","
                      "\"tool_call_id\":\"tc2\",\"input\":{\"path\":\"x\"},\"output\":[1]}");
-    assert_json(rp_json_get(&c.event, "data"), "[1]");
+    assert_json(rp_json_get(&c.event, "data"), "{\"result\":[1]}");
 }
 
 static void test_prompt_usage_and_lifecycle(void **state)
@@ -163,7 +165,9 @@ static void test_prompt_usage_and_lifecycle(void **state)
     rp_hook_call c = parse_ok(PI, "{\"event\":\"input\"," BASE "\"prompt\":\"hello\"}");
     assert_int_equal(c.phase, RP_HOOK_PROMPT);
     assert_true(c.can_ask);
-    assert_false(c.can_rewrite);
+    assert_true(c.can_rewrite); /* Pi's input handler returns {action: "transform", text} */
+    assert_false(
+        parse_ok(OC, "{\"event\":\"chat.message\"," BASE "\"prompt\":\"hello\"}").can_rewrite);
     assert_json(&c.event, "{" CTX("pi") "\"tool_use_id\":\"prompt:2cf24dba5fb0a30e26e83b2ac5b9e29e"
                                         "\",\"user\":\"cfg-user\"},\"data\":{\"user_content\":"
                                         "\"hello\"},\"session_id\":\"p1\",\"type\":\"request\"}");
@@ -225,15 +229,31 @@ static void test_opencode_names(void **state)
                  "\"tool_call_id\":\"call_1\",\"input\":{\"filePath\":\"/w/a.c\"}}",
                  RP_HOOK_PRE_TOOL, want);
     /* tool.execute.after without the arguments: request_data.arguments is {}. */
-    assert_event(OC,
-                 "{\"event\":\"tool.execute.after\"," BASE "\"tool_name\":\"read\","
-                 "\"tool_call_id\":\"call_2\",\"output\":\"text\"}",
-                 RP_HOOK_POST_TOOL,
-                 "{" CTX("opencode") "\"tool_use_id\":\"call_2\",\"user\":\"cfg-user\"},"
-                                     "\"data\":\"text\",\"request_data\":{\"arguments\":{},"
-                                     "\"name\":\"read\"},\"session_id\":\"p1\",\"target\":"
-                                     "\"read\",\"type\":\"tool_result\"}");
-    rp_hook_call c = parse_ok(OC, "{\"event\":\"chat.message\"," BASE "\"prompt\":\"hello\"}");
+    assert_event(
+        OC,
+        "{\"event\":\"tool.execute.after\"," BASE "\"tool_name\":\"read\","
+        "\"tool_call_id\":\"call_2\",\"output\":\"text\"}",
+        RP_HOOK_POST_TOOL,
+        "{" CTX("opencode") "\"tool_use_id\":\"call_2\",\"user\":\"cfg-user\"},"
+                            "\"data\":{\"result\":\"text\"},\"request_data\":{\"arguments\":{},"
+                            "\"name\":\"read\"},\"session_id\":\"p1\",\"target\":"
+                            "\"read\",\"type\":\"tool_result\"}");
+    /* An MCP tool (opencode names it <server>_<tool>; the plugin sends `mcp`): the name the
+     * policies know MCP tools by. The call keeps opencode's name. */
+    rp_hook_call c = parse_ok(OC, "{\"event\":\"tool.execute.before\"," BASE "\"tool_name\":"
+                                  "\"github_create_pull_request\",\"tool_call_id\":\"call_3\","
+                                  "\"input\":{\"owner\":\"evil-org\",\"repo\":\"x\"},\"mcp\":{"
+                                  "\"server\":\"github\",\"tool\":\"create_pull_request\"}}");
+    assert_string_equal(c.tool_name, "github_create_pull_request");
+    assert_json(rp_json_get(&c.event, "data"),
+                "{\"arguments\":{\"owner\":\"evil-org\",\"repo\":\"x\"},\"name\":"
+                "\"mcp__github__create_pull_request\"}");
+    c = parse_ok(OC, "{\"event\":\"tool.execute.after\"," BASE "\"tool_name\":"
+                     "\"github_create_pull_request\",\"tool_call_id\":\"call_3\",\"output\":\"ok\","
+                     "\"mcp\":{\"server\":\"github\",\"tool\":\"create_pull_request\"}}");
+    assert_json(rp_json_get(rp_json_get(&c.event, "request_data"), "name"),
+                "\"mcp__github__create_pull_request\"");
+    c = parse_ok(OC, "{\"event\":\"chat.message\"," BASE "\"prompt\":\"hello\"}");
     assert_int_equal(c.phase, RP_HOOK_PROMPT);
     assert_string_equal(c.host_event, "chat.message");
     c = parse_ok(OC, "{\"event\":\"session.idle\"," BASE "\"x\":1}");
@@ -269,11 +289,31 @@ static void test_answers(void **state)
         assert_answer(h, BASH_LS, RP_ALLOW, NULL, "[1]",
                       "{\"result\":\"DENY\",\"reason\":\"the input would have to be rewritten, "
                       "which rampart cannot do here: a policy rewrote it\"}\n");
-        /* A prompt or tool output rewrite cannot be applied: DENY. */
-        assert_answer(h, "{\"event\":\"input\"," BASE "\"prompt\":\"k\"}", RP_ALLOW, "Secrets",
-                      "{\"user_content\":\"[R]\"}",
-                      "{\"result\":\"DENY\",\"reason\":\"the prompt would have to be rewritten, "
-                      "which rampart cannot do here: Secrets\"}\n");
+        /* An ASK carries its rewrite: the extension applies it once the person approved. */
+        assert_answer(h, BASH_LS, RP_ASK, "sure?",
+                      "{\"name\":\"bash\",\"arguments\":{\"command\":\"echo [R]\"}}",
+                      "{\"result\":\"ASK\",\"reason\":\"sure?\",\"input\":"
+                      "{\"command\":\"echo [R]\"}}\n");
+        /* A prompt rewrite: Pi transforms the prompt (its input handler); opencode cannot,
+         * so it blocks. */
+        if (h == PI) {
+            assert_answer(h, "{\"event\":\"input\"," BASE "\"prompt\":\"k\"}", RP_ALLOW, "Secrets",
+                          "{\"user_content\":\"[R]\"}",
+                          "{\"result\":\"ALLOW\",\"reason\":\"Secrets\",\"prompt\":\"[R]\"}\n");
+            assert_answer(h, "{\"event\":\"input\"," BASE "\"prompt\":\"k\"}", RP_ASK, "budget",
+                          "{\"user_content\":\"[R]\"}",
+                          "{\"result\":\"ASK\",\"reason\":\"budget\",\"prompt\":\"[R]\"}\n");
+            assert_answer(h, "{\"event\":\"input\"," BASE "\"prompt\":\"k\"}", RP_ALLOW, NULL,
+                          "{\"other\":1}",
+                          "{\"result\":\"DENY\",\"reason\":\"the prompt would have to be "
+                          "rewritten, which rampart cannot do here: a policy rewrote it\"}\n");
+        } else {
+            assert_answer(h, "{\"event\":\"chat.message\"," BASE "\"prompt\":\"k\"}", RP_ALLOW,
+                          "Secrets", "{\"user_content\":\"[R]\"}",
+                          "{\"result\":\"DENY\",\"reason\":\"the prompt would have to be "
+                          "rewritten, which rampart cannot do here: Secrets\"}\n");
+        }
+        /* A tool output rewrite cannot be applied: DENY. */
         assert_answer(h,
                       "{\"event\":\"tool_result\"," BASE "\"tool_name\":\"bash\","
                       "\"tool_call_id\":\"t\",\"output\":\"k\"}",
@@ -309,6 +349,13 @@ static void test_bad_input(void **state)
     assert_bad(PI, "null", RP_HOOK_PRE_TOOL, "the hook input must be a JSON object, not null");
     assert_bad(PI, "{\"session_id\":\"p1\"}", RP_HOOK_PRE_TOOL, "event is missing");
     assert_bad(PI, "{\"event\":3}", RP_HOOK_PRE_TOOL, "event must be a string, not integer");
+    assert_bad(OC,
+               "{\"event\":\"tool_call\"," BASE "\"tool_name\":\"x_y\",\"input\":{},\"mcp\":\"x\"}",
+               RP_HOOK_PRE_TOOL, "mcp must be an object, not string");
+    assert_bad(OC,
+               "{\"event\":\"tool_call\"," BASE "\"tool_name\":\"x_y\",\"input\":{},\"mcp\":{"
+               "\"server\":\"x\"}}",
+               RP_HOOK_PRE_TOOL, "mcp must name server and tool");
     assert_bad(PI, "{\"event\":\"tool_execute\"," BASE "\"x\":1}", RP_HOOK_PRE_TOOL,
                "unknown event 'tool_execute' (known: tool_call, tool_result, input, "
                "session_start, session_shutdown, turn_end, message_end)");

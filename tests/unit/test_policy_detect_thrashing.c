@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include <cmocka.h>
 
@@ -71,6 +72,68 @@ static void test_abstains_outside_tool_results(void **unused)
     PT_EXPECT(&p, "{\"type\":\"tool_result\",\"data\":\"error: bare string\"}", RP_ABSTAIN, NULL,
               NULL);
     PT_EXPECT(&p, "{\"type\":\"tool_result\"}", RP_ABSTAIN, NULL, NULL);
+    pt_policy_free(&p);
+}
+
+/* The host's own signal (data.is_error, set by the adapters: src/hosts/tool_result.h) wins
+ * over the text heuristics; without it the heuristics decide as in the reference. */
+static void test_host_error_signal(void **unused)
+{
+    (void)unused;
+    pt_policy p;
+    pt_create(&p, T, "{\"consecutive_threshold\": 3}");
+    /* What Gemini's shell and Claude's PostToolUseFailure send for `ls /nonexistent`: no
+     * heuristic prefix, but the host says it failed. */
+    PT_EXPECT(&p,
+              "{\"type\":\"tool_result\",\"data\":{\"result\":\"ls: cannot access "
+              "'/nonexistent-1': No such file or directory\",\"is_error\":true},"
+              "\"session_state\":{\"_thrashing_results\":[1,1]}}",
+              RP_ASK, STREAK("3"), SET("[1,1,1]"));
+    /* A successful command whose output starts like an error is not one. */
+    PT_EXPECT(&p,
+              "{\"type\":\"tool_result\",\"data\":{\"result\":\"Error: in the log\","
+              "\"is_error\":false},\"session_state\":{\"_thrashing_results\":[1,1]}}",
+              RP_ALLOW, NULL, SET("[1,1,0]"));
+    /* Not a boolean: no signal, the heuristics decide. */
+    PT_EXPECT(&p,
+              "{\"type\":\"tool_result\",\"data\":{\"result\":\"fine\",\"is_error\":\"yes\"},"
+              "\"session_state\":{\"_thrashing_results\":[1,1]}}",
+              RP_ALLOW, NULL, SET("[1,1,0]"));
+    pt_policy_free(&p);
+}
+
+/* Nobody can be asked about a result (the tool ran): while the history shows thrashing, the
+ * next tool call gets the verdict, and a new prompt clears the history. */
+static void test_next_call_and_prompt(void **unused)
+{
+    (void)unused;
+    pt_policy p;
+    pt_create(&p, T, "{\"consecutive_threshold\": 3, \"window\": 4, \"window_error_rate\": 0.75}");
+    const char *call = "{\"type\":\"tool_call\",\"data\":{\"name\":\"Bash\",\"arguments\":{"
+                       "\"command\":\"ls\"}},\"session_state\":{\"_thrashing_results\":";
+    char ev[512];
+    /* The approval of the ASK (its withheld update) clears the history. */
+    snprintf(ev, sizeof ev, "%s[0,1,1,1]}}", call);
+    PT_EXPECT(&p, ev, RP_ASK, STREAK("3"), SET("[]"));
+    snprintf(ev, sizeof ev, "%s[1,0,1,1]}}", call);
+    PT_EXPECT(&p, ev, RP_ASK, RATE("75", "4"), SET("[]"));
+    snprintf(ev, sizeof ev, "%s[1,0,0,1]}}", call);
+    PT_EXPECT(&p, ev, RP_ABSTAIN, NULL, NULL);
+    snprintf(ev, sizeof ev, "%s[]}}", call);
+    PT_EXPECT(&p, ev, RP_ABSTAIN, NULL, NULL);
+    PT_EXPECT(&p,
+              "{\"type\":\"request\",\"data\":{\"user_content\":\"try another way\"},"
+              "\"session_state\":{\"_thrashing_results\":[1,1,1]}}",
+              RP_ALLOW, NULL, SET("[]"));
+    PT_EXPECT(&p,
+              "{\"type\":\"request\",\"data\":{\"user_content\":\"go on\"},"
+              "\"session_state\":{\"_thrashing_results\":[1,0,1]}}",
+              RP_ABSTAIN, NULL, NULL);
+    pt_policy_free(&p);
+    /* DENY blocks every call until a prompt redirects the agent: nothing is cleared. */
+    pt_create(&p, T, "{\"consecutive_threshold\": 2, \"action\": \"DENY\"}");
+    snprintf(ev, sizeof ev, "%s[1,1]}}", call);
+    PT_EXPECT(&p, ev, RP_DENY, STREAK("2"), NULL);
     pt_policy_free(&p);
 }
 
@@ -207,6 +270,8 @@ int main(void)
         cmocka_unit_test(test_schema),
         cmocka_unit_test(test_create_checks),
         cmocka_unit_test(test_abstains_outside_tool_results),
+        cmocka_unit_test(test_host_error_signal),
+        cmocka_unit_test(test_next_call_and_prompt),
         cmocka_unit_test(test_error_heuristic),
         cmocka_unit_test(test_scan_limit_is_500_characters),
         cmocka_unit_test(test_consecutive),
