@@ -1,0 +1,50 @@
+// claude.mjs — Claude Code (`claude -p`) against the fake Anthropic API. Two host runs: the plan
+// of lib.mjs (checks 2-6) as the first turn, then a second, text-only turn of the same session
+// (--resume), so that the spend check covers the last message of each turn.
+import { join } from "node:path";
+import { writeFileSync } from "node:fs";
+import { plan, checkPlan, checkSpend } from "../lib.mjs";
+
+export const name = "claude";
+export const host = "claude-code";
+
+const MODEL = "claude-sonnet-4-5"; // priced by rampart; the fake API answers with the asked model
+
+export async function run(ctx) {
+  const { root, project, env: base } = ctx.newHome();
+  const env = { ...base, ANTHROPIC_BASE_URL: ctx.server.url, ANTHROPIC_API_KEY: "sk-ant-fake-realhosts",
+                DISABLE_TELEMETRY: "1", CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1", DISABLE_AUTOUPDATER: "1",
+                DISABLE_ERROR_REPORTING: "1", CLAUDE_CODE_DISABLE_TERMINAL_TITLE: "1" };
+
+  const inst = ctx.rampartCli(env, ["install", host, "-c", ctx.config]);
+  const doc = ctx.rampartCli(env, ["doctor"]);
+  ctx.check("rampart install claude-code -c config.yaml; doctor ok",
+    inst.code === 0 && doc.code === 0 && /^claude-code: ok \(/m.test(doc.stdout),
+    `install: ${inst.code} ${inst.stdout}${inst.stderr}\ndoctor: ${doc.code} ${doc.stdout}${doc.stderr}`);
+
+  const mcpLog = join(root, "mcp.log");
+  const mcpConfig = join(root, "mcp.json");
+  writeFileSync(mcpConfig, JSON.stringify({ mcpServers: { github: {
+    type: "stdio", command: ctx.node, args: [ctx.mcpServer], env: { FAKE_MCP_LOG: mcpLog } } } }));
+  const p = plan(ctx, project);
+  const id = ctx.scenario(p.steps);
+  // --allowedTools, not bypassPermissions: rampart's ASK must still stop a call (in -p mode
+  // Claude Code refuses a call its hook asks about; bypass mode would hide that).
+  const common = ["--output-format", "json", "--model", MODEL, "--mcp-config", mcpConfig, "--strict-mcp-config",
+                  "--allowedTools", "Bash", "mcp__github__create_pull_request"];
+  const r1 = await ctx.exec(ctx.bin("claude"), ["-p", `Follow the script. [[scenario:${id}]]`, ...common],
+                            { env, cwd: project });
+  let session = null;
+  try { session = JSON.parse(r1.stdout).session_id; } catch { /* reported by the checks */ }
+  ctx.log(`turn 1: exit ${r1.code} session ${session} in ${r1.ms} ms`);
+  checkPlan(ctx, { env, project, id, p, mcpLog, run: r1 });
+
+  const id2 = ctx.scenario([{ text: "Second turn answered." }]);
+  const r2 = session
+    ? await ctx.exec(ctx.bin("claude"), ["-p", `Answer once more. [[scenario:${id2}]]`, "--resume", session, ...common],
+                     { env, cwd: project })
+    : { code: -1, stderr: "no session id from turn 1", stdout: "" };
+  ctx.check("a second turn of the same session (--resume) runs", r2.code === 0,
+    `exit ${r2.code}${r2.timedOut ? " (TIMED OUT)" : ""}: ${(r2.stderr || r2.stdout || "").trim().slice(-600)}`);
+  checkSpend(ctx, env, [id, id2], { what: "spend equals what the model reported (every message of both turns)" });
+}
