@@ -80,7 +80,7 @@ export function checkPlan(ctx, { env, project, id, p, mcpLog, run }) {
 
 // Check 7: `rampart spend --json` totals equal the sum of what the fake server reported for
 // these scenarios. `fields` maps spend's total fields to the reported entry's.
-export function checkSpend(ctx, env, ids, { what = "spend equals what the model reported",
+export function checkSpend(ctx, env, ids, { what = "spend equals what the model reported", gap,
   fields = { input_tokens: "input", output_tokens: "output", cache_read_input_tokens: "cache_read",
              cache_creation_input_tokens: "cache_write" } } = {}) {
   const r = ctx.rampartCli(env, ["spend", "--json"]);
@@ -98,6 +98,6 @@ export function checkSpend(ctx, env, ids, { what = "spend equals what the model 
       .map((x) => `  ${x.key}: ${x.records} records, ${x.input_tokens} input`).join("\n");
   } catch { /* the totals above say enough */ }
   const perScenario = ids.map((id) => `  ${id}: ${ctx.server.reported(id).length} responses`).join("\n");
-  ctx.check(what, ok, `rampart spend: ${JSON.stringify(got)}${total ? ` unpriced ${total.unpriced_records}` : ` (${r.stderr.trim()})`}\nfake server: ${JSON.stringify(want)}\nrampart by session:\n${bySession}\nfake server by scenario:\n${perScenario}`);
+  ctx.check(what, ok, `rampart spend: ${JSON.stringify(got)}${total ? ` unpriced ${total.unpriced_records}` : ` (${r.stderr.trim()})`}\nfake server: ${JSON.stringify(want)}\nrampart by session:\n${bySession}\nfake server by scenario:\n${perScenario}`, { gap });
   return ok;
 }
