@@ -87,6 +87,6 @@ export async function run(ctx) {
   checkPlan(ctx, { env, project, id, p, mcpLog, run: r });
   // OpenAI usage: cached tokens are part of input_tokens; the ledger keeps them apart. Codex's
   // hooks carry no usage and rampart does not read its rollout yet (docs/hosts.md, Spend).
-  checkSpend(ctx, env, [id], { what: "spend equals what the model reported",
-    gap: "Codex spend is not recorded: its rollout files are not read (docs/hosts.md, Spend)" });
+  const gap = "Codex spend is not recorded: its rollout files are not read (docs/hosts.md, Spend)";
+  checkSpend({ ...ctx, check: (what, ok, detail) => ctx.check(what, ok, detail, { gap }) }, env, [id]);
 }
