@@ -54,6 +54,43 @@ export async function run(ctx) {
   checkSpend(ctx, env, [id, sub, id2], { what: "spend equals what the model reported (every message of both turns and of the sub-agent)" });
 
   await budget(ctx);
+  await redact(ctx);
+}
+
+// A REDACT rewrite (deny_secrets) must not approve the call by itself (issue 15, point 4): with
+// Bash allowed the command runs with the key redacted; with Bash not allowed, Claude Code's own
+// permission check still applies, and in -p mode (nobody to ask) the call is refused.
+async function redact(ctx) {
+  const { root, project, env: base } = ctx.newHome();
+  const env = claudeEnv(ctx, base);
+  const config = join(root, "redact.yaml");
+  writeFileSync(config, readFileSync(ctx.config, "utf8") + [
+    "  secrets:",
+    "    type: function",
+    "    handler: deny_secrets",
+    "    factory_params: {action: REDACT}",
+    ""].join("\n"));
+  const inst = ctx.rampartCli(env, ["install", host, "-c", config]);
+  if (!ctx.check("install with a deny_secrets REDACT config", inst.code === 0, inst.stdout + inst.stderr)) return;
+  const key = "AKIAIOSFODNN7EXAMPLF"; // fake, but shaped like an AWS access key id
+  const run = async (file, allowed) => {
+    // Not allowed: first a plain command, the control that -p mode refuses what nobody approved.
+    const id = ctx.scenario([...(allowed ? [] : [{ shell: `echo plain > ${join(project, "plain.txt")}` }]),
+                             { shell: `echo K=${key} > ${join(project, file)}` }]);
+    const r = await ctx.exec(ctx.bin("claude"), ["-p", `Follow the script. [[scenario:${id}]]`, "--output-format", "json",
+      "--model", "claude-sonnet-4-5", ...(allowed ? ["--allowedTools", "Bash"] : [])], { env, cwd: project });
+    const path = join(project, file);
+    return { r, text: existsSync(path) ? readFileSync(path, "utf8") : null };
+  };
+  const a = await run("allowed.txt", true);
+  ctx.check("a redacted command runs with the key replaced (Bash allowed)",
+    a.text !== null && !a.text.includes(key) && a.text.includes("REDACTED"),
+    `file: ${a.text === null ? "missing" : JSON.stringify(a.text)}\n${auditTail(ctx, env)}`);
+  const b = await run("unallowed.txt", false);
+  ctx.check("(control) claude -p without --allowedTools refuses a plain Bash call", !existsSync(join(project, "plain.txt")),
+    "plain.txt was written: the redaction checks below prove nothing");
+  ctx.check("a redaction does not approve the call: Claude Code's own permission check still applies",
+    b.text === null, `the command ran without Claude Code's approval: ${JSON.stringify(b.text)}\n${auditTail(ctx, env)}`);
 }
 
 // cost_budget over its cap with expensive_models [opus], in a HOME of its own: a sonnet session
