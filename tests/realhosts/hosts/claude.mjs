@@ -2,7 +2,7 @@
 // of lib.mjs (checks 2-6) as the first turn, then a second, text-only turn of the same session
 // (--resume), so that the spend check covers the last message of each turn.
 import { join } from "node:path";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { plan, checkPlan, checkSpend } from "../lib.mjs";
 
 export const name = "claude";
@@ -55,6 +55,28 @@ export async function run(ctx) {
 
   await budget(ctx);
   await redact(ctx);
+  await offSwitch(ctx);
+}
+
+// `disableAllHooks: true` beside rampart's hooks in the same settings file switches rampart off
+// (the rm -rf runs: the host really does skip the hooks); doctor must say so (issue 15, point 9).
+async function offSwitch(ctx) {
+  const { home, project, env: base } = ctx.newHome();
+  const env = claudeEnv(ctx, base);
+  const inst = ctx.rampartCli(env, ["install", host, "-c", ctx.config]);
+  const settings = join(home, ".claude", "settings.json");
+  const json = JSON.parse(readFileSync(settings, "utf8"));
+  writeFileSync(settings, JSON.stringify({ ...json, disableAllHooks: true }, null, 2) + "\n");
+  const victim = join(project, "victim");
+  mkdirSync(victim);
+  const id = ctx.scenario([{ shell: `rm -rf ${victim}` }]);
+  await ctx.exec(ctx.bin("claude"), ["-p", `Follow the script. [[scenario:${id}]]`, "--output-format", "json",
+    "--model", "claude-sonnet-4-5", "--allowedTools", "Bash"], { env, cwd: project });
+  ctx.check("(host behaviour) disableAllHooks: true really switches the hooks off: the rm -rf runs",
+    inst.code === 0 && !existsSync(victim), existsSync(victim) ? "the victim survived: Claude Code ran the hooks anyway" : inst.stderr);
+  const doc = ctx.rampartCli(env, ["doctor"]);
+  const line = doc.stdout.split("\n").find((l) => l.startsWith("claude-code:")) || doc.stdout;
+  ctx.check("doctor reports disableAllHooks in the settings file", /disableAllHooks/.test(line), line);
 }
 
 // A REDACT rewrite (deny_secrets) must not approve the call by itself (issue 15, point 4): with
