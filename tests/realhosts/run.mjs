@@ -105,7 +105,9 @@ function exec(cmd, args, opts = {}) {
 
 const server = await import("./fake/server.mjs").then((m) => m.startServer({ verbose }));
 // The temporary homes are removed at exit (an interrupted run's too), unless kept.
-process.on("exit", () => { if (!keep) for (const t of temps) rmSync(t, { recursive: true, force: true }); });
+process.on("exit", () => {
+  if (!keep) for (const t of temps) try { rmSync(t, { recursive: true, force: true, maxRetries: 3 }); } catch { /* best effort */ }
+});
 
 function hostCtx(name, hostInfo) {
   // opts.gap: a documented limitation (why): its failure prints GAP and does not fail the run;
