@@ -76,16 +76,19 @@ export function checkPlan(ctx, { env, project, id, p, mcpLog, run }) {
 }
 
 // Check 7: `rampart spend --json` totals equal the sum of what the fake server reported for
-// these scenarios. `fields` maps spend's total fields to the reported entry's.
+// these scenarios. `fields` maps spend's total fields to the reported entry's (a field name, or
+// a function of the entry); `extra` adds to the expected totals (side requests of the run).
 export function checkSpend(ctx, env, ids, { what = "spend equals what the model reported",
   fields = { input_tokens: "input", output_tokens: "output", cache_read_input_tokens: "cache_read",
-             cache_creation_input_tokens: "cache_write" } } = {}) {
+             cache_creation_input_tokens: "cache_write" }, extra = {} } = {}) {
   const r = ctx.rampartCli(env, ["spend", "--json"]);
   let total = null;
   try { total = JSON.parse(r.stdout).total; } catch { /* reported below */ }
   const reported = ids.flatMap((id) => ctx.server.reported(id));
   const want = { records: reported.length };
-  for (const [k, f] of Object.entries(fields)) want[k] = reported.reduce((s, e) => s + (e[f] || 0), 0);
+  const of = (e, f) => (typeof f === "function" ? f(e) : e[f]) || 0;
+  for (const [k, f] of Object.entries(fields)) want[k] = reported.reduce((s, e) => s + of(e, f), 0);
+  for (const [k, v] of Object.entries(extra)) want[k] = (want[k] || 0) + v;
   const got = {};
   for (const k of Object.keys(want)) got[k] = total ? total[k] : undefined;
   const ok = !!total && Object.keys(want).every((k) => got[k] === want[k]) && total.unpriced_records === 0;
