@@ -66,15 +66,18 @@ for (const sig of ["SIGINT", "SIGTERM"]) process.on(sig, () => { killAll(); proc
 
 // Spawns in a new process group with stdin closed; kills the whole group on timeout and after
 // exit (children the host left behind). Resolves {stdout, stderr, code, signal, timedOut, ms}.
+// opts.input: text written to stdin, which then stays open (for a JSON-RPC server) until
+// opts.until(stdout) is true, when the group is killed and the call resolves.
 function exec(cmd, args, opts = {}) {
   const timeout = opts.timeout || hostTimeout;
   const t0 = Date.now();
   if (verbose) console.error(`exec: ${cmd} ${args.map((a) => JSON.stringify(a)).join(" ")}`);
   return new Promise((done) => {
     const child = spawn(cmd, args, { cwd: opts.cwd, env: opts.env, detached: true,
-                                     stdio: ["ignore", "pipe", "pipe"] });
+                                     stdio: [opts.input !== undefined ? "pipe" : "ignore", "pipe", "pipe"] });
     let stdout = "", stderr = "", timedOut = false;
-    child.stdout.on("data", (d) => { stdout += d; });
+    if (opts.input !== undefined) { child.stdin.on("error", () => {}); child.stdin.write(opts.input); }
+    child.stdout.on("data", (d) => { stdout += d; if (opts.until && opts.until(stdout)) killGroup(child.pid); });
     child.stderr.on("data", (d) => { stderr += d; });
     if (child.pid) groups.add(child.pid);
     const timer = setTimeout(() => { timedOut = true; killGroup(child.pid); }, timeout);
