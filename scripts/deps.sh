@@ -12,7 +12,31 @@ for p in $PACKAGES; do
         missing="$missing $p"
     fi
 done
-[ -z "$missing" ] && exit 0
+
+# Node 20+ and npm run the real-host suite (tests/realhosts): the hosts are npm packages. Debian
+# 12's own nodejs is 18, too old, so it is installed only from a configured repository that has
+# 20+ (NodeSource's image does); otherwise this says so loudly, and fails in CI (CI=true) unless
+# RAMPART_REALHOSTS_ALLOW_SKIP=1.
+node_major() { node -e 'console.log(process.versions.node.split(".")[0])' 2>/dev/null || echo 0; }
+node_ok() { command -v npm >/dev/null 2>&1 && [ "$(node_major)" -ge 20 ]; }
+if ! node_ok; then
+    candidate=$(apt-cache policy nodejs 2>/dev/null | sed -n 's/^ *Candidate: *\([0-9]*\).*/\1/p')
+    if [ "${candidate:-0}" -ge 20 ] 2>/dev/null; then
+        missing="$missing nodejs" # NodeSource's nodejs carries npm
+    fi
+fi
+check_node() {
+    node_ok && return 0
+    echo "!!!!! deps: node 20+ with npm is needed for the real-host suite (tests/realhosts) and is" >&2
+    echo "!!!!! not installed (node: $(node --version 2>/dev/null || echo none)); install Node 20 (e.g." >&2
+    echo "!!!!! https://github.com/nodesource/distributions) or set RAMPART_REALHOSTS_ALLOW_SKIP=1" >&2
+    if [ "${CI:-}" = true ] && [ "${RAMPART_REALHOSTS_ALLOW_SKIP:-}" != 1 ]; then exit 1; fi
+}
+
+if [ -z "$missing" ]; then
+    check_node
+    exit 0
+fi
 
 echo "deps: installing:$missing" >&2
 if [ "$(id -u)" -eq 0 ]; then
@@ -30,3 +54,5 @@ fi
 $SUDO apt-get update -qq
 # shellcheck disable=SC2086
 DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends $missing
+
+check_node

@@ -81,3 +81,26 @@ if(RAMPART_NODE)
   set_tests_properties(e2e.extensions PROPERTIES
     ENVIRONMENT "XDG_CONFIG_HOME=${CMAKE_BINARY_DIR}/e2e-home/config;XDG_STATE_HOME=${CMAKE_BINARY_DIR}/e2e-home/state;XDG_CACHE_HOME=${CMAKE_BINARY_DIR}/e2e-home/cache")
 endif()
+
+# The real-host suite: the real Claude Code, Codex, Gemini CLI, opencode and Pi (pinned npm
+# packages, installed once into a cache) against a fake model server on 127.0.0.1. A few minutes
+# of host processes: in the normal build only, not under the sanitizers (it tests the hosts'
+# integration, which the sanitized binary would only slow down). Without node the test says so
+# loudly and fails in CI (CI=true) unless RAMPART_REALHOSTS_ALLOW_SKIP=1; elsewhere it is skipped.
+if(RAMPART_SANITIZE OR RAMPART_FUZZ)
+  set(RAMPART_REALHOSTS_DEFAULT OFF)
+else()
+  set(RAMPART_REALHOSTS_DEFAULT ON)
+endif()
+option(RAMPART_REALHOSTS "Run the real-host suite (tests/realhosts) in ctest" ${RAMPART_REALHOSTS_DEFAULT})
+if(RAMPART_REALHOSTS)
+  if(RAMPART_NODE)
+    add_test(NAME e2e.realhosts
+             COMMAND ${RAMPART_NODE} ${CMAKE_SOURCE_DIR}/tests/realhosts/run.mjs
+                     $<TARGET_FILE:rampart> ${CMAKE_SOURCE_DIR})
+  else()
+    add_test(NAME e2e.realhosts
+             COMMAND sh -c "echo '!!!!! REAL HOSTS NOT RUN: node (20 or newer) is not installed; scripts/deps.sh says how to get it'; if [ \"$CI\" = true ] && [ \"$RAMPART_REALHOSTS_ALLOW_SKIP\" != 1 ]; then exit 1; fi; exit 77")
+  endif()
+  set_tests_properties(e2e.realhosts PROPERTIES TIMEOUT 900 SKIP_RETURN_CODE 77)
+endif()

@@ -13,7 +13,8 @@ export function thrashThreshold(configPath) {
 // The plan: its steps and where each check's steps sit. The victim directory is created here.
 // MCP steps come before the failing ones: once detect_thrashing asks, every later tool call of
 // the session is asked about too.
-export function plan(ctx, project, { mcp = true } = {}) {
+// `extra`: host-specific steps played after the MCP ones (before any failure), at.extra on.
+export function plan(ctx, project, { mcp = true, extra = [] } = {}) {
   const victim = join(project, "victim");
   mkdirSync(victim, { recursive: true });
   writeFileSync(join(victim, "keep.txt"), "precious\n");
@@ -28,6 +29,8 @@ export function plan(ctx, project, { mcp = true } = {}) {
     at.mcpDenied = steps.push(pr("forbidden")) - 1;
     at.mcpAllowed = steps.push(pr("allowed")) - 1;
   }
+  at.extra = steps.length;
+  steps.push(...extra);
   at.fail = steps.length;
   for (let i = 1; i <= n; i++) steps.push({ shell: `ls /nonexistent-${i}` });
   at.after = steps.push({ shell: `echo after > ${join(project, "after.txt")}` }) - 1;
@@ -92,6 +95,12 @@ export function checkSpend(ctx, env, ids, { what = "spend equals what the model 
   const got = {};
   for (const k of Object.keys(want)) got[k] = total ? total[k] : undefined;
   const ok = !!total && Object.keys(want).every((k) => got[k] === want[k]) && total.unpriced_records === 0;
-  ctx.check(what, ok, `rampart spend: ${JSON.stringify(got)}${total ? ` unpriced ${total.unpriced_records}` : ` (${r.stderr.trim()})`}\nfake server: ${JSON.stringify(want)}`);
+  let bySession = "";
+  try {
+    bySession = JSON.parse(ctx.rampartCli(env, ["spend", "--json", "--by", "session"]).stdout).rows
+      .map((x) => `  ${x.key}: ${x.records} records, ${x.input_tokens} input`).join("\n");
+  } catch { /* the totals above say enough */ }
+  const perScenario = ids.map((id) => `  ${id}: ${ctx.server.reported(id).length} responses`).join("\n");
+  ctx.check(what, ok, `rampart spend: ${JSON.stringify(got)}${total ? ` unpriced ${total.unpriced_records}` : ` (${r.stderr.trim()})`}\nfake server: ${JSON.stringify(want)}\nrampart by session:\n${bySession}\nfake server by scenario:\n${perScenario}`);
   return ok;
 }

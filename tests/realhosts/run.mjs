@@ -11,9 +11,9 @@
 // invocation, default 150), RAMPART_REALHOSTS_KEEP=1 (keep the temporary homes, print where),
 // RAMPART_REALHOSTS_VERBOSE=1 (log every fake-server request and host invocation).
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, rmSync, realpathSync } from "node:fs";
+import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, realpathSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
+import { basename, dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -29,11 +29,11 @@ function loud(msg) {
   console.log(`${bar}\n!! ${msg}\n${bar}`);
 }
 
-let passed = 0, failed = 0, skipped = 0;
+let passed = 0, failed = 0, skipped = 0, gaps = 0;
 function finish() {
   const skipFails = skipped && inCI && !allowSkip;
   if (skipFails) console.log(`realhosts: a skipped host fails in CI (CI=${env0.CI}); RAMPART_REALHOSTS_ALLOW_SKIP=1 allows it`);
-  console.log(`realhosts: ${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ""}`);
+  console.log(`realhosts: ${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ""}${gaps ? `, ${gaps} known gaps` : ""}`);
   if (failed || skipFails) process.exit(1);
   process.exit(passed === 0 && skipped ? 77 : 0);
 }
@@ -52,7 +52,16 @@ if (major < 20) {
   finish();
 }
 
-const rampart = realpathSync(resolve(binArg));
+// doctor recognises a hook by its binary's name: a binary under another name (a baseline build
+// kept as rampart-baseline) runs as a copy named rampart.
+let rampart = realpathSync(resolve(binArg));
+if (basename(rampart) !== "rampart") {
+  const dir = mkdtempSync(join(tmpdir(), "rampart-rh-bin-"));
+  copyFileSync(rampart, join(dir, "rampart"));
+  chmodSync(join(dir, "rampart"), 0o755);
+  rampart = join(dir, "rampart");
+  process.on("exit", () => rmSync(dir, { recursive: true, force: true }));
+}
 const src = realpathSync(resolve(srcArg));
 
 // Every process group started, so that none survives the suite (a host's MCP server, a shell).
@@ -95,7 +104,14 @@ const server = await import("./fake/server.mjs").then((m) => m.startServer({ ver
 const temps = [];
 
 function hostCtx(name, hostInfo) {
-  const check = (what, ok, detail = "") => {
+  // opts.gap: a documented limitation (why): its failure prints GAP and does not fail the run;
+  // once it passes, it fails ("gap closed") until the gap is removed from the check.
+  const check = (what, ok, detail = "", opts = {}) => {
+    if (opts.gap) {
+      if (ok) { failed++; console.log(`FAIL ${name}: ${what}\n       passes now: remove its known gap (${opts.gap})`); }
+      else { gaps++; console.log(`GAP  ${name}: ${what} (known gap: ${opts.gap})`); }
+      return ok;
+    }
     if (ok) { passed++; console.log(`ok   ${name}: ${what}`); }
     else {
       failed++;

@@ -1,6 +1,6 @@
 // anthropic.mjs — the Anthropic Messages API (POST /v1/messages, SSE when `stream` is true, JSON
 // otherwise) and /v1/messages/count_tokens, playing the scenario steps of script.mjs.
-import { stepAt, usageFor, record, pickTool } from "./script.mjs";
+import { findScenario, stepAt, usageFor, record, pickTool } from "./script.mjs";
 
 export const api = "anthropic";
 
@@ -32,6 +32,10 @@ function toolUse(step, names, id, index) {
     if (!tool) return null;
     return { type: "tool_use", id: tid, name: tool, input: { command: step.shell, description: "scripted step" } };
   }
+  if (step.tool) {
+    if (!names.includes(step.tool.name)) return null;
+    return { type: "tool_use", id: tid, name: step.tool.name, input: step.tool.args || {} };
+  }
   if (step.mcp) {
     const { server, tool, args } = step.mcp;
     const name = pickTool(names, [`mcp__${server}__${tool}`], new RegExp(`(^|_)${tool}$`));
@@ -57,6 +61,9 @@ export async function handle({ res, path, body, entry }) {
   }
   const messages = Array.isArray(body.messages) ? body.messages : [];
   const names = (body.tools || []).map((t) => t.name).filter(Boolean);
+  // The token of the user's own text (a tool_use input or tool_result may quote another).
+  entry.scenario = findScenario(messages.filter((m) => m.role === "user")
+    .map((m) => blocks(m).filter((b) => b.type === "text").map((b) => b.text).join("\n")).join("\n"));
   let id = entry.scenario;
   let content;
   let stop = "end_turn";

@@ -4,7 +4,7 @@
 // Usage is reported the OpenAI way: input_tokens (prompt_tokens) INCLUDES the cached tokens,
 // output_tokens INCLUDES the reasoning tokens. The recorded entry keeps both the raw numbers and
 // the split a ledger should hold: input = 1000+n uncached + cached, cache_read = cached.
-import { stepAt, usageFor, record, pickTool } from "./script.mjs";
+import { findScenario, stepAt, usageFor, record, pickTool } from "./script.mjs";
 
 export const api = "openai";
 
@@ -48,6 +48,10 @@ function toolCall(step, tools) {
     const tool = tools.find((t) => t.name === name);
     return { name, tool, cmd: step.shell, args: shellArgs(tool, step.shell) };
   }
+  if (step.tool) {
+    const tool = tools.find((t) => t.name === step.tool.name);
+    return tool ? { name: tool.name, tool, args: step.tool.args || {} } : null;
+  }
   if (step.mcp) {
     const { server, tool, args } = step.mcp;
     const name = pickTool(names, [`mcp__${server}__${tool}`, `${server}__${tool}`, `mcp_${server}_${tool}`, `${server}_${tool}`],
@@ -90,7 +94,10 @@ function responsesItem(call, id, index, step) {
 }
 
 function plan(body, entry, list, answeredFn) {
-  let id = entry.scenario;
+  // The token of the user's own messages (a tool call's arguments may quote another).
+  const items = Array.isArray(list) ? list : [];
+  entry.scenario = findScenario(items.filter((m) => m.role === "user").map((m) => textOf(m.content)).join("\n"));
+  const id = entry.scenario;
   const tools = toolList(body.tools);
   if (!id || !tools.length) { entry.side = true; return { id: null, call: null, step: { text: "Scripted session" } }; }
   const { index, step } = stepAt(id, answeredFn(list, id));

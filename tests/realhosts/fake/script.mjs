@@ -1,7 +1,7 @@
 // script.mjs — the scenario registry and step logic every fake API shares.
 //
-// A scenario is {id, steps}; a step is {shell: "cmd"}, {mcp: {server, tool, args}} or
-// {text: "..."}. The driver puts the token [[scenario:<id>]] in the prompt; an API module finds
+// A scenario is {id, steps}; a step is {shell: "cmd"}, {mcp: {server, tool, args}}, {text: "..."}
+// or {tool: {name, args}} (a host's own tool by its exact name, e.g. Claude Code's Agent). The driver puts the token [[scenario:<id>]] in the prompt; an API module finds
 // it anywhere in a request and asks for the step to play. Stateless: the step index is the
 // number of steps the conversation in the request has already answered — its tool results plus
 // its assistant messages that carried only text (a {text} step ends a turn, and the next turn's
@@ -28,9 +28,11 @@ export function get(id) {
   return scenarios.get(id);
 }
 
-// The scenario token of a request: searched in the whole parsed body, so every API shape works.
-// The LAST token wins: a conversation that switched scenario (a second prompt in a resumed
-// session) plays the newer one.
+// The scenario token of a request. The server first searches the whole parsed body (so every
+// API shape gets one); an API module then narrows it to the user's own messages (userTexts),
+// since a tool call's input can quote another scenario's token (Claude's Agent prompt). The
+// LAST token wins: a conversation that switched scenario (a second prompt in a resumed session)
+// plays the newer one.
 export function findScenario(body) {
   const text = typeof body === "string" ? body : JSON.stringify(body ?? "");
   const all = [...text.matchAll(new RegExp(TOKEN_RE.source, "g"))];

@@ -2,7 +2,7 @@
 // of lib.mjs (checks 2-6) as the first turn, then a second, text-only turn of the same session
 // (--resume), so that the spend check covers the last message of each turn.
 import { join } from "node:path";
-import { writeFileSync } from "node:fs";
+import { existsSync, writeFileSync } from "node:fs";
 import { plan, checkPlan, checkSpend } from "../lib.mjs";
 
 export const name = "claude";
@@ -26,7 +26,11 @@ export async function run(ctx) {
   const mcpConfig = join(root, "mcp.json");
   writeFileSync(mcpConfig, JSON.stringify({ mcpServers: { github: {
     type: "stdio", command: ctx.node, args: [ctx.mcpServer], env: { FAKE_MCP_LOG: mcpLog } } } }));
-  const p = plan(ctx, project);
+  // A sub-agent (the Agent tool) with a scenario of its own: its messages count in the spend,
+  // its final one included (issue 15, point 2).
+  const sub = ctx.scenario([{ shell: `echo sub > ${join(project, "sub.txt")}` }]);
+  const p = plan(ctx, project, { extra: [{ tool: { name: "Agent", args: {
+    description: "Scripted sub-agent", prompt: `Follow the script. [[scenario:${sub}]]`, subagent_type: "general-purpose" } } }] });
   const id = ctx.scenario(p.steps);
   // --allowedTools, not bypassPermissions: rampart's ASK must still stop a call (in -p mode
   // Claude Code refuses a call its hook asks about; bypass mode would hide that).
@@ -38,6 +42,9 @@ export async function run(ctx) {
   try { session = JSON.parse(r1.stdout).session_id; } catch { /* reported by the checks */ }
   ctx.log(`turn 1: exit ${r1.code} session ${session} in ${r1.ms} ms`);
   checkPlan(ctx, { env, project, id, p, mcpLog, run: r1 });
+  ctx.check("a sub-agent runs its own scripted tool call", existsSync(join(project, "sub.txt")),
+    `sub-agent requests: ${ctx.server.requests(sub).length}; Agent tool result: ${JSON.stringify(
+      (ctx.server.requests(id).find((r) => r.step === p.at.extra + 1) || {}).body?.messages?.slice(-1) ?? null).slice(0, 600)}`);
 
   const id2 = ctx.scenario([{ text: "Second turn answered." }]);
   const r2 = session
@@ -46,5 +53,5 @@ export async function run(ctx) {
     : { code: -1, stderr: "no session id from turn 1", stdout: "" };
   ctx.check("a second turn of the same session (--resume) runs", r2.code === 0,
     `exit ${r2.code}${r2.timedOut ? " (TIMED OUT)" : ""}: ${(r2.stderr || r2.stdout || "").trim().slice(-600)}`);
-  checkSpend(ctx, env, [id, id2], { what: "spend equals what the model reported (every message of both turns)" });
+  checkSpend(ctx, env, [id, sub, id2], { what: "spend equals what the model reported (every message of both turns and of the sub-agent)" });
 }
