@@ -13,12 +13,16 @@
 //   ($XDG_CONFIG_HOME/rampart/config.yaml), where config.yaml is copied first.
 // * opencode logs a plugin that fails to load in its log file and goes on without it: the only
 //   trace of that off-switch, checked here.
-// * on the first start in a fresh HOME opencode installs @opencode-ai/plugin into
-//   ~/.config/opencode/node_modules from the npm registry (in the background; plugins wait for
-//   it, about 13 s here). Offline that install fails with a warning and the plugin, which
-//   imports nothing, still loads.
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+// * on its first start in a HOME, opencode npm-installs @opencode-ai/plugin into every config
+//   directory (~/.config/opencode/node_modules) before it loads any plugin: 13 s with a registry,
+//   70 s of retries without one. The suite installs that package (the pinned opencode's version)
+//   once into the hosts cache and copies it, with its lock file, into each fresh HOME; opencode
+//   then finds it in place and fetches nothing (its registry is pointed at a closed port to be
+//   sure). If that install fails, opencode is left to do it and the run is slower.
+import { spawnSync } from "node:child_process";
+import { copyFileSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { cacheDir, pins } from "../install.mjs";
 import { checkPlan, checkSpend, plan } from "../lib.mjs";
 import { checkPriced } from "../priced.mjs";
 
@@ -26,6 +30,21 @@ export const name = "opencode";
 export const host = "opencode";
 
 const MODEL = "gpt-4o-mini"; // priced by rampart, unknown to opencode (a custom provider): cost 0
+
+// The directory holding @opencode-ai/plugin at the pinned opencode's version (package.json,
+// package-lock.json, node_modules), installed once; null when npm could not install it.
+function pluginDeps(ctx) {
+  const version = pins().opencode.split("@").pop();
+  const dir = join(cacheDir(), `opencode-config-deps-${version}`);
+  if (existsSync(join(dir, "node_modules", "@opencode-ai", "plugin", "package.json"))) return dir;
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, "package.json"), JSON.stringify({ dependencies: { "@opencode-ai/plugin": version } }, null, 2) + "\n");
+  const r = spawnSync("npm", ["install", "--no-audit", "--no-fund", "--ignore-scripts", "--loglevel=error"],
+                      { cwd: dir, encoding: "utf8", timeout: 300_000 });
+  if (r.status === 0) return dir;
+  ctx.log(`npm install @opencode-ai/plugin@${version} failed: ${r.error ? r.error.message : r.stderr}`);
+  return null;
+}
 
 export async function run(ctx) {
   const { root, home, project, env: base } = ctx.newHome();
@@ -36,6 +55,11 @@ export async function run(ctx) {
   const rpdir = join(env.XDG_CONFIG_HOME, "rampart");
   mkdirSync(ocdir, { recursive: true });
   mkdirSync(rpdir, { recursive: true });
+  const deps = pluginDeps(ctx);
+  if (deps) {
+    for (const f of ["package.json", "package-lock.json", "node_modules"]) cpSync(join(deps, f), join(ocdir, f), { recursive: true });
+    env.NPM_CONFIG_REGISTRY = "http://127.0.0.1:9/";
+  }
   copyFileSync(ctx.config, join(rpdir, "config.yaml"));
   writeFileSync(join(ocdir, "opencode.json"), JSON.stringify({
     $schema: "https://opencode.ai/config.json",
