@@ -16,7 +16,7 @@
 //   still run before every tool in yolo mode; an ASK is a deny on this host.
 // * MCP servers in settings.json `mcpServers`; their tools reach the model and the hooks as
 //   `mcp_<server>_<tool>` (with `mcp_context` in BeforeTool).
-import { writeFileSync, mkdirSync } from "node:fs";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { audit, checkPlan, checkSpend, plan } from "../lib.mjs";
 
@@ -69,4 +69,34 @@ export async function run(ctx) {
   ctx.check("one llm_response audit row per model response (not one per streamed chunk)",
     rows.length === responses.length,
     `${rows.length} llm_response rows in rampart log for ${responses.length} responses (${3 * responses.length} chunks or fewer)`);
+
+  await untrustedProject(ctx);
+}
+
+// The silent off-switch of a project install: Gemini CLI loads a project's settings (and so its
+// hooks) only in a trusted folder, and `--skip-trust` runs the folder without trusting it. The
+// host is run that way; whatever it does, `rampart doctor --project` must not say ok when the
+// hooks did not run.
+async function untrustedProject(ctx) {
+  const { home, project, env: base } = ctx.newHome();
+  const env = { ...base, GEMINI_API_KEY: "fake-gemini-key", GOOGLE_GEMINI_BASE_URL: ctx.server.url,
+                GEMINI_CLI_NO_RELAUNCH: "true" };
+  mkdirSync(join(home, ".gemini"), { recursive: true });
+  writeFileSync(join(home, ".gemini", "settings.json"),
+                JSON.stringify({ security: { auth: { selectedType: "gemini-api-key" } } }) + "\n");
+  const inst = ctx.rampartCli(env, ["install", host, "--project", "-c", ctx.config], { cwd: project });
+  const doc = ctx.rampartCli(env, ["doctor", "--project"], { cwd: project });
+  const victim = join(project, "victim");
+  mkdirSync(victim);
+  writeFileSync(join(victim, "keep.txt"), "precious\n");
+  const id = ctx.scenario([{ shell: `rm -rf ${victim}` }]);
+  const r = await ctx.exec(ctx.bin("gemini"), ["-p", `Follow the script. [[scenario:${id}]]`, "-m", MODEL,
+                                              "--approval-mode", "yolo", "--skip-trust"], { env, cwd: project });
+  const hooksRan = audit(ctx, env).length > 0;
+  const docOk = /^gemini: ok\b/m.test(doc.stdout);
+  ctx.check("untrusted folder: doctor --project says ok only if the project's hooks really run",
+    inst.code === 0 && (hooksRan || !docOk),
+    `install --project: ${inst.code} ${(inst.stdout + inst.stderr).trim()}\n` +
+    `gemini --skip-trust ran the project's hooks: ${hooksRan}; the victim ${existsSync(victim) ? "survives" : "is GONE"}; ` +
+    `host exit ${r.code}\ndoctor --project: ${doc.stdout.trim()}`);
 }
