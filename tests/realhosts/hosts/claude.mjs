@@ -2,7 +2,7 @@
 // of lib.mjs (checks 2-6) as the first turn, then a second, text-only turn of the same session
 // (--resume), so that the spend check covers the last message of each turn.
 import { join } from "node:path";
-import { existsSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { plan, checkPlan, checkSpend } from "../lib.mjs";
 
 export const name = "claude";
@@ -12,9 +12,7 @@ const MODEL = "claude-sonnet-4-5"; // priced by rampart; the fake API answers wi
 
 export async function run(ctx) {
   const { root, project, env: base } = ctx.newHome();
-  const env = { ...base, ANTHROPIC_BASE_URL: ctx.server.url, ANTHROPIC_API_KEY: "sk-ant-fake-realhosts",
-                DISABLE_TELEMETRY: "1", CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1", DISABLE_AUTOUPDATER: "1",
-                DISABLE_ERROR_REPORTING: "1", CLAUDE_CODE_DISABLE_TERMINAL_TITLE: "1" };
+  const env = claudeEnv(ctx, base);
 
   const inst = ctx.rampartCli(env, ["install", host, "-c", ctx.config]);
   const doc = ctx.rampartCli(env, ["doctor"]);
@@ -54,4 +52,47 @@ export async function run(ctx) {
   ctx.check("a second turn of the same session (--resume) runs", r2.code === 0,
     `exit ${r2.code}${r2.timedOut ? " (TIMED OUT)" : ""}: ${(r2.stderr || r2.stdout || "").trim().slice(-600)}`);
   checkSpend(ctx, env, [id, sub, id2], { what: "spend equals what the model reported (every message of both turns and of the sub-agent)" });
+
+  await budget(ctx);
+}
+
+// cost_budget over its cap with expensive_models [opus], in a HOME of its own: a sonnet session
+// goes on (its model comes from the transcript: the hook payload has none; issue 15, point 3),
+// an opus session is stopped at the first tool call after the message that crossed the cap
+// (point 2). With the fake's usage numbers (script.mjs), sonnet-4-5 crosses $0.008 with its
+// third message, opus-4-5 with its second.
+async function budget(ctx) {
+  const { root, project, env: base } = ctx.newHome();
+  const env = claudeEnv(ctx, base);
+  const config = join(root, "budget.yaml");
+  writeFileSync(config, readFileSync(ctx.config, "utf8") + [
+    "  budget:",
+    "    type: function",
+    "    handler: cost_budget",
+    "    factory_params: {max_cost_usd: 0.008, expensive_models: [opus]}",
+    ""].join("\n"));
+  const inst = ctx.rampartCli(env, ["install", host, "-c", config]);
+  if (!ctx.check("install with a cost_budget config", inst.code === 0, inst.stdout + inst.stderr)) return;
+  const run = async (model, files) => {
+    const id = ctx.scenario(files.map((f) => ({ shell: `echo ${f} > ${join(project, f)}` })));
+    const r = await ctx.exec(ctx.bin("claude"), ["-p", `Follow the script. [[scenario:${id}]]`, "--output-format", "json",
+      "--model", model, "--allowedTools", "Bash"], { env, cwd: project });
+    return { r, ran: files.filter((f) => existsSync(join(project, f))) };
+  };
+  const sonnet = await run("claude-sonnet-4-5", ["s1", "s2", "s3", "s4", "s5", "s6"]);
+  ctx.check("over the cap, a sonnet session is not denied as expensive (model from the transcript)",
+    sonnet.ran.length === 6, `ran: ${sonnet.ran.join(" ") || "none"} of s1-s6\n${auditTail(ctx, env)}\n${sonnet.r.stderr.slice(-300)}`);
+  const opus = await run("claude-opus-4-5", ["o1", "o2", "o3"]);
+  ctx.check("an opus session is denied at the first tool call after the message that crossed the cap",
+    opus.ran.join(" ") === "o1", `ran: ${opus.ran.join(" ") || "none"} (want o1 only)\n${auditTail(ctx, env)}`);
+}
+
+function auditTail(ctx, env) {
+  return ctx.rampartCli(env, ["log"]).stdout.trim().split("\n").slice(-8).join("\n");
+}
+
+function claudeEnv(ctx, base) {
+  return { ...base, ANTHROPIC_BASE_URL: ctx.server.url, ANTHROPIC_API_KEY: "sk-ant-fake-realhosts",
+           DISABLE_TELEMETRY: "1", CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1", DISABLE_AUTOUPDATER: "1",
+           DISABLE_ERROR_REPORTING: "1", CLAUDE_CODE_DISABLE_TERMINAL_TITLE: "1" };
 }
