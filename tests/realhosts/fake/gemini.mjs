@@ -9,7 +9,7 @@
 // from the first chunk on, the candidates count growing), only the last carries finishReason and
 // the complete usage; rampart must count each response once, with its cached and thinking
 // tokens. The answered steps of a conversation are its functionResponse parts plus its model
-// turns that carried only text.
+// turns that carried only text, after the user turn carrying the scenario's token.
 import * as script from "./script.mjs";
 
 export const api = "gemini";
@@ -26,9 +26,14 @@ function declaredTools(body) {
   return names;
 }
 
-function answered(body) {
+function answered(body, id) {
+  const token = `[[scenario:${id}]]`;
+  const contents = body?.contents || [];
+  // Counted from the user turn that carries the token: an earlier turn of a resumed session
+  // played another scenario.
+  const first = contents.findIndex((c) => c.role === "user" && JSON.stringify(c.parts || []).includes(token));
   let n = 0;
-  for (const c of body?.contents || []) {
+  for (const c of contents.slice(first < 0 ? 0 : first + 1)) {
     const parts = c.parts || [];
     n += parts.filter((p) => p.functionResponse).length;
     if (c.role === "model" && parts.length && parts.every((p) => typeof p.text === "string" && !p.thought)) n++;
@@ -119,7 +124,7 @@ export async function handle({ res, path, url, body, entry }) {
     parts = [{ text: cfg.responseMimeType === "application/json"
       ? jsonAnswer(cfg.responseJsonSchema || cfg.responseSchema) : "ok" }];
   } else {
-    const { index, step } = script.stepAt(id, answered(body));
+    const { index, step } = script.stepAt(id, answered(body, id));
     entry.step = index;
     parts = partsFor(step, tools);
   }
