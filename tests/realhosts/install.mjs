@@ -5,7 +5,7 @@
 // new pin gets a new directory, so an old install is never half-reused.
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, writeFileSync, rmSync, renameSync } from "node:fs";
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join, dirname } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -44,11 +44,32 @@ function installed(dir, name, spec) {
 
 function npmInstall(dir, specs, log) {
   log(`install: npm install ${specs.join(" ")} into ${dir}`);
-  const r = spawnSync("npm", ["install", "--no-audit", "--no-fund", "--no-save", "--loglevel=error",
+  const r = spawnSync("npm", ["install", "--no-audit", "--no-fund", "--save-exact", "--loglevel=error",
     "--prefix", dir, ...specs], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], timeout: 600_000 });
   if (r.error) return `npm: ${r.error.message}`;
   if (r.status !== 0) return `npm install failed (exit ${r.status}): ${(r.stderr || "").trim().split("\n").slice(-3).join(" | ")}`;
   return null;
+}
+
+// One npm at a time per cache (two test runs at once): an exclusive lock file, taken over when
+// older than 15 minutes (a crashed run).
+function lock(dir, log) {
+  const file = join(dir, ".install.lock");
+  const t0 = Date.now();
+  for (;;) {
+    try {
+      closeSync(openSync(file, "wx"));
+      return () => rmSync(file, { force: true });
+    } catch (e) {
+      if (e.code !== "EEXIST") throw e;
+      let age = 0;
+      try { age = Date.now() - statSync(file).mtimeMs; } catch { continue; }
+      if (age > 15 * 60_000) { rmSync(file, { force: true }); continue; }
+      if (Date.now() - t0 > 15 * 60_000) throw new Error(`install: ${file} held for 15 minutes`);
+      if (Date.now() - t0 < 1000) log(`install: waiting for another install (${file})`);
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1000);
+    }
+  }
 }
 
 // Returns {dir, binDir, hosts: {name: {ok, reason, bin}}} for the wanted host names.
@@ -59,8 +80,11 @@ export function installHosts(names, log = (m) => console.error(m)) {
   const pkgJson = join(dir, "package.json");
   if (!existsSync(pkgJson)) writeFileSync(pkgJson, '{"private": true}\n');
   const wanted = names.filter((n) => all[n]);
-  const missing = wanted.filter((n) => installed(dir, n, all[n]) !== null);
+  let missing = wanted.filter((n) => installed(dir, n, all[n]) !== null);
   const npmErr = {};
+  const unlock = missing.length ? lock(dir, log) : () => {};
+  // Another run may have installed them while this one waited for the lock.
+  missing = wanted.filter((n) => installed(dir, n, all[n]) !== null);
   if (missing.length) {
     // One npm run for all (about 45 s for the five); if it fails, each alone, so that one
     // unavailable package costs only its own host.
@@ -72,6 +96,7 @@ export function installHosts(names, log = (m) => console.error(m)) {
       }
     }
   }
+  unlock();
   const binDir = join(dir, "node_modules", ".bin");
   const hosts = {};
   for (const n of names) {

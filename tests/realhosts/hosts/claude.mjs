@@ -2,7 +2,7 @@
 // of lib.mjs (checks 2-6) as the first turn, then a second, text-only turn of the same session
 // (--resume), so that the spend check covers the last message of each turn.
 import { join } from "node:path";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { plan, checkPlan, checkSpend } from "../lib.mjs";
 
 export const name = "claude";
@@ -54,6 +54,65 @@ export async function run(ctx) {
   checkSpend(ctx, env, [id, sub, id2], { what: "spend equals what the model reported (every message of both turns and of the sub-agent)" });
 
   await budget(ctx);
+  await redact(ctx);
+  await offSwitch(ctx);
+}
+
+// `disableAllHooks: true` beside rampart's hooks in the same settings file switches rampart off
+// (the rm -rf runs: the host really does skip the hooks); doctor must say so (issue 15, point 9).
+async function offSwitch(ctx) {
+  const { home, project, env: base } = ctx.newHome();
+  const env = claudeEnv(ctx, base);
+  const inst = ctx.rampartCli(env, ["install", host, "-c", ctx.config]);
+  const settings = join(home, ".claude", "settings.json");
+  const json = JSON.parse(readFileSync(settings, "utf8"));
+  writeFileSync(settings, JSON.stringify({ ...json, disableAllHooks: true }, null, 2) + "\n");
+  const victim = join(project, "victim");
+  mkdirSync(victim);
+  const id = ctx.scenario([{ shell: `rm -rf ${victim}` }]);
+  await ctx.exec(ctx.bin("claude"), ["-p", `Follow the script. [[scenario:${id}]]`, "--output-format", "json",
+    "--model", "claude-sonnet-4-5", "--allowedTools", "Bash"], { env, cwd: project });
+  ctx.check("(host behaviour) disableAllHooks: true really switches the hooks off: the rm -rf runs",
+    inst.code === 0 && !existsSync(victim), existsSync(victim) ? "the victim survived: Claude Code ran the hooks anyway" : inst.stderr);
+  const doc = ctx.rampartCli(env, ["doctor"]);
+  const line = doc.stdout.split("\n").find((l) => l.startsWith("claude-code:")) || doc.stdout;
+  ctx.check("doctor reports disableAllHooks in the settings file", /disableAllHooks/.test(line), line);
+}
+
+// A REDACT rewrite (deny_secrets) must not approve the call by itself (issue 15, point 4): with
+// Bash allowed the command runs with the key redacted; with Bash not allowed, Claude Code's own
+// permission check still applies, and in -p mode (nobody to ask) the call is refused.
+async function redact(ctx) {
+  const { root, project, env: base } = ctx.newHome();
+  const env = claudeEnv(ctx, base);
+  const config = join(root, "redact.yaml");
+  writeFileSync(config, readFileSync(ctx.config, "utf8") + [
+    "  secrets:",
+    "    type: function",
+    "    handler: deny_secrets",
+    "    factory_params: {action: REDACT}",
+    ""].join("\n"));
+  const inst = ctx.rampartCli(env, ["install", host, "-c", config]);
+  if (!ctx.check("install with a deny_secrets REDACT config", inst.code === 0, inst.stdout + inst.stderr)) return;
+  const key = "AKIAIOSFODNN7EXAMPLF"; // fake, but shaped like an AWS access key id
+  const run = async (file, allowed) => {
+    // Not allowed: first a plain command, the control that -p mode refuses what nobody approved.
+    const id = ctx.scenario([...(allowed ? [] : [{ shell: `echo plain > ${join(project, "plain.txt")}` }]),
+                             { shell: `echo K=${key} > ${join(project, file)}` }]);
+    const r = await ctx.exec(ctx.bin("claude"), ["-p", `Follow the script. [[scenario:${id}]]`, "--output-format", "json",
+      "--model", "claude-sonnet-4-5", ...(allowed ? ["--allowedTools", "Bash"] : [])], { env, cwd: project });
+    const path = join(project, file);
+    return { r, text: existsSync(path) ? readFileSync(path, "utf8") : null };
+  };
+  const a = await run("allowed.txt", true);
+  ctx.check("a redacted command runs with the key replaced (Bash allowed)",
+    a.text !== null && !a.text.includes(key) && a.text.includes("REDACTED"),
+    `file: ${a.text === null ? "missing" : JSON.stringify(a.text)}\n${auditTail(ctx, env)}`);
+  const b = await run("unallowed.txt", false);
+  ctx.check("(control) claude -p without --allowedTools refuses a plain Bash call", !existsSync(join(project, "plain.txt")),
+    "plain.txt was written: the redaction checks below prove nothing");
+  ctx.check("a redaction does not approve the call: Claude Code's own permission check still applies",
+    b.text === null, `the command ran without Claude Code's approval: ${JSON.stringify(b.text)}\n${auditTail(ctx, env)}`);
 }
 
 // cost_budget over its cap with expensive_models [opus], in a HOME of its own: a sonnet session
