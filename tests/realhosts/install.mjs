@@ -46,9 +46,13 @@ function npmInstall(dir, specs, log) {
   log(`install: npm install ${specs.join(" ")} into ${dir}`);
   const r = spawnSync("npm", ["install", "--no-audit", "--no-fund", "--save-exact", "--loglevel=error",
     "--prefix", dir, ...specs], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], timeout: 600_000 });
-  if (r.error) return `npm: ${r.error.message}`;
-  if (r.status !== 0) return `npm install failed (exit ${r.status}): ${(r.stderr || "").trim().split("\n").slice(-3).join(" | ")}`;
-  return null;
+  if (r.error) return { err: `npm: ${r.error.message}`, network: false };
+  if (r.status === 0) return null;
+  const out = r.stderr || "";
+  // The lines that say why (npm's "code E..." line first), not its advice about proxies.
+  const why = out.split("\n").filter((l) => /npm error (code|errno|\d{3}|404|network|request to)/i.test(l)).slice(0, 3);
+  return { err: `npm install failed (exit ${r.status}): ${(why.length ? why : out.trim().split("\n").slice(-2)).join(" | ")}`,
+           network: /ENOTFOUND|EAI_AGAIN|ETIMEDOUT|ECONNREFUSED|ECONNRESET|ENETUNREACH/.test(out) };
 }
 
 // One npm at a time per cache (two test runs at once): an exclusive lock file, taken over when
@@ -88,11 +92,13 @@ export function installHosts(names, log = (m) => console.error(m)) {
   if (missing.length) {
     // One npm run for all (about 45 s for the five); if it fails, each alone, so that one
     // unavailable package costs only its own host.
-    const err = npmInstall(dir, missing.map((n) => all[n]), log);
-    if (err) {
+    const all1 = npmInstall(dir, missing.map((n) => all[n]), log);
+    // No registry at all: one try per package would only wait for the same network error.
+    if (all1 && all1.network) for (const n of missing) npmErr[n] = all1.err;
+    else if (all1) {
       for (const n of missing) {
-        const e = npmInstall(dir, [all[n]], log);
-        if (e) npmErr[n] = e;
+        const one = npmInstall(dir, [all[n]], log);
+        if (one) npmErr[n] = one.err;
       }
     }
   }

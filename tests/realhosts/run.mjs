@@ -3,7 +3,8 @@
 // Installs the pinned hosts (install.mjs, once per cache), starts the fake model server
 // (fake/server.mjs), then runs each host module's checks (hosts/<name>.mjs) one host after the
 // other. Prints one line per check, a loud SKIPPED HOST line for a host that cannot run, and the
-// closing line "realhosts: N passed, M failed[, K skipped]". Exit 1 on any failure; a skipped
+// closing line "realhosts: N passed, M failed[, K skipped][, G known gaps]" (a known gap: a check
+// of a documented limitation, see README.md). Exit 1 on any failure; a skipped
 // host is a failure when CI=true, unless RAMPART_REALHOSTS_ALLOW_SKIP=1; exit 77 (ctest's skip)
 // when nothing ran at all outside CI.
 //
@@ -30,7 +31,9 @@ function loud(msg) {
 }
 
 let passed = 0, failed = 0, skipped = 0, gaps = 0;
+const temps = []; // the temporary homes (newHome)
 function finish() {
+  if (keep && temps.length) console.log(`realhosts: kept ${temps.join(" ")}`);
   const skipFails = skipped && inCI && !allowSkip;
   if (skipFails) console.log(`realhosts: a skipped host fails in CI (CI=${env0.CI}); RAMPART_REALHOSTS_ALLOW_SKIP=1 allows it`);
   console.log(`realhosts: ${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ""}${gaps ? `, ${gaps} known gaps` : ""}`);
@@ -101,7 +104,8 @@ function exec(cmd, args, opts = {}) {
 }
 
 const server = await import("./fake/server.mjs").then((m) => m.startServer({ verbose }));
-const temps = [];
+// The temporary homes are removed at exit (an interrupted run's too), unless kept.
+process.on("exit", () => { if (!keep) for (const t of temps) rmSync(t, { recursive: true, force: true }); });
 
 function hostCtx(name, hostInfo) {
   // opts.gap: a documented limitation (why): its failure prints GAP and does not fail the run;
@@ -187,7 +191,5 @@ for (const name of names) {
   console.log(`--   ${name}: ${h.spec}, ${((Date.now() - th) / 1000).toFixed(0)} s`);
 }
 await server.close();
-if (keep) console.log(`realhosts: kept ${temps.join(" ")}`);
-else for (const t of temps) rmSync(t, { recursive: true, force: true });
 console.log(`--   total ${((Date.now() - t0) / 1000).toFixed(0)} s`);
 finish();

@@ -1,6 +1,11 @@
-// claude.mjs — Claude Code (`claude -p`) against the fake Anthropic API. Two host runs: the plan
-// of lib.mjs (checks 2-6) as the first turn, then a second, text-only turn of the same session
-// (--resume), so that the spend check covers the last message of each turn.
+// claude.mjs — Claude Code (`claude -p`) against the fake Anthropic API, in four temporary homes:
+//   main     the plan of lib.mjs (checks 2-6) plus a sub-agent as the first turn, a second,
+//            text-only turn of the same session (--resume), then the spend of both turns and
+//            of the sub-agent (check 7: the last message of each turn included);
+//   budget   cost_budget with expensive_models (points 2 and 3 of issue 15);
+//   redact   a deny_secrets REDACT rewrite must not approve the call (point 4);
+//   offSwitch  disableAllHooks really switches rampart off, and doctor must say so (point 9).
+// Each host run takes about a second.
 import { join } from "node:path";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { plan, checkPlan, checkSpend } from "../lib.mjs";
