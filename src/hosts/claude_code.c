@@ -7,8 +7,11 @@
  *                ASK   permissionDecision "ask" with the reason (shown to the user), and
  *                      with a rewrite its updatedInput (what the person approves is what runs).
  *                ALLOW nothing: Claude's own permission rules and prompts still apply. With
- *                      allow_overrides, permissionDecision "allow". A rewrite is "allow" with
- *                      updatedInput, which replaces the whole tool input.
+ *                      allow_overrides, permissionDecision "allow". A rewrite is updatedInput
+ *                      alone (it replaces the whole tool input): without a permissionDecision
+ *                      Claude applies the new input and its own rules and prompts still decide
+ *                      (an "allow" would skip them, auto-approving any command that happened to
+ *                      carry a secret). With allow_overrides it is "allow" + updatedInput.
  *   UserPromptSubmit   DENY/ASK {"decision":"block","reason"}: Claude can only block a prompt
  *                      (the lead's hook adds how to approve an ASK), and cannot rewrite one,
  *                      so a rewrite blocks too.
@@ -60,7 +63,8 @@ static void answer_pre_tool(const rp_hook_call *call, const rp_hook_verdict *v,
                                 reason && reason[0] ? reason : "rampart asks for approval",
                                 updated);
     } else if (updated) {
-        rp_shape_write_decision(&out->out, a, "PreToolUse", "allow", reason, updated);
+        rp_shape_write_decision(&out->out, a, "PreToolUse",
+                                s && s->allow_overrides ? "allow" : NULL, reason, updated);
     } else if (s && s->allow_overrides) {
         rp_shape_write_decision(&out->out, a, "PreToolUse", "allow", reason, NULL);
     }

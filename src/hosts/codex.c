@@ -11,7 +11,11 @@
  *                      defer, nothing, so Codex's own approval flow decides (but still the
  *                      deny when the ASK carries a rewrite, which deferring would drop).
  *                ALLOW nothing ("allow" alone is rejected), even with allow_overrides; a
- *                      rewrite is "allow" with updatedInput, the one allow Codex takes.
+ *                      rewrite is "allow" with updatedInput, the one allow Codex takes and the
+ *                      only way to rewrite (Codex drops an updatedInput without it). Unlike
+ *                      Claude Code's, this "allow" approves nothing: Codex's hook output has no
+ *                      approval (output_parser.rs keeps only the new input), so its sandbox and
+ *                      approval policy still decide about the rewritten call.
  *   UserPromptSubmit, PostToolUse: DENY/ASK {"decision":"block","reason"}; a rewrite, which
  *                      Codex cannot apply there, blocks too.
  *   SessionStart, Stop, SubagentStop: never blocked. */

@@ -20,9 +20,9 @@
  *   BeforeTool   DENY  {"decision":"deny","reason"}; with deny_exit_code exit 2 + stderr.
  *                ASK   Gemini hooks cannot ask: a deny whose reason says so.
  *                ALLOW {} (Gemini's own policy engine still applies), {"decision":"allow"}
- *                      with allow_overrides; a rewrite is "allow" with
- *                      hookSpecificOutput.tool_input, which Gemini merges over the model's
- *                      arguments.
+ *                      with allow_overrides; a rewrite is hookSpecificOutput.tool_input alone
+ *                      (Gemini merges it over the model's arguments whatever the decision), with
+ *                      "decision":"allow" only under allow_overrides.
  *   AfterTool, BeforeAgent  DENY/ASK, and a rewrite rampart cannot apply there, deny (the
  *                      output is hidden, the prompt discarded).
  *   BeforeModel  DENY/ASK deny; a rewrite is hookSpecificOutput.llm_request.
@@ -432,7 +432,8 @@ static void answer_pre_tool(const rp_hook_call *call, const rp_hook_verdict *v,
     if (v->result == RP_ALLOW) {
         const rp_json *args = rp_json_get(v->data, "arguments");
         if (call->can_rewrite && rp_json_is_object(args)) {
-            write_rewrite(&out->out, a, true, "BeforeTool", "tool_input", args);
+            write_rewrite(&out->out, a, s && s->allow_overrides, "BeforeTool", "tool_input",
+                          args);
             return;
         }
         write_deny(&out->out, a, rewrite_reason(a, "the tool input", v->reason));
