@@ -52,6 +52,7 @@ static void answer_pre_tool(const rp_hook_call *call, const rp_hook_verdict *v,
     if (result == RP_DENY) {
         if (reason == NULL || reason[0] == '\0')
             reason = "denied by rampart";
+        rp_hook_told(out, RP_DENY, reason);
         if (s && s->deny_exit_code) {
             rp_buf_printf(&out->err, "%s\n", reason);
             out->exit_code = 2;
@@ -90,9 +91,10 @@ static void answer_post_tool(const rp_hook_call *call, const rp_hook_verdict *v,
         rp_buf_putc(&out->out, '\n');
         return;
     }
-    rp_shape_write_block(
-        &out->out, a,
-        rp_shape_rewrite_reason(a, "the tool output would have to be redacted", v->reason));
+    const char *reason =
+        rp_shape_rewrite_reason(a, "the tool output would have to be redacted", v->reason);
+    rp_hook_told(out, RP_DENY, reason);
+    rp_shape_write_block(&out->out, a, reason);
 }
 
 static void answer(const rp_hook_call *call, const rp_hook_verdict *v,
@@ -106,10 +108,12 @@ static void answer(const rp_hook_call *call, const rp_hook_verdict *v,
         if (v->result != RP_ALLOW)
             rp_shape_write_block(&out->out, a,
                                  v->reason && v->reason[0] ? v->reason : "blocked by rampart");
-        else if (v->data)
-            rp_shape_write_block(
-                &out->out, a,
-                rp_shape_rewrite_reason(a, "the prompt would have to be redacted", v->reason));
+        else if (v->data) {
+            const char *reason =
+                rp_shape_rewrite_reason(a, "the prompt would have to be redacted", v->reason);
+            rp_hook_told(out, RP_DENY, reason);
+            rp_shape_write_block(&out->out, a, reason);
+        }
         break;
     case RP_HOOK_POST_TOOL:
         answer_post_tool(call, v, a, out);

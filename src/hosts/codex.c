@@ -56,11 +56,12 @@ static void answer_pre_tool(const rp_hook_call *call, const rp_hook_verdict *v,
         const rp_json *updated =
             call->can_rewrite ? rp_shape_updated_input(a, call, v->data) : NULL;
         if (updated) {
-            rp_shape_write_decision(&out->out, a, "PreToolUse", "allow", v->reason, updated);
+            rp_shape_write_decision(&out->out, a, "PreToolUse", "allow", NULL, updated);
             return;
         }
         reason = rp_shape_rewrite_reason(a, "the tool input would have to be rewritten", v->reason);
     }
+    rp_hook_told(out, RP_DENY, reason);
     rp_shape_write_decision(&out->out, a, "PreToolUse", "deny", reason, NULL);
 }
 
@@ -75,14 +76,15 @@ static void answer(const rp_hook_call *call, const rp_hook_verdict *v,
     case RP_HOOK_POST_TOOL:
         if (v->result != RP_ALLOW)
             rp_shape_write_block(&out->out, a, nonempty(v->reason, "blocked by rampart"));
-        else if (v->data)
-            rp_shape_write_block(
-                &out->out, a,
-                rp_shape_rewrite_reason(a,
-                                        call->phase == RP_HOOK_PROMPT
-                                            ? "the prompt would have to be redacted"
-                                            : "the tool output would have to be redacted",
-                                        v->reason));
+        else if (v->data) {
+            const char *reason = rp_shape_rewrite_reason(
+                a,
+                call->phase == RP_HOOK_PROMPT ? "the prompt would have to be redacted"
+                                              : "the tool output would have to be redacted",
+                v->reason);
+            rp_hook_told(out, RP_DENY, reason);
+            rp_shape_write_block(&out->out, a, reason);
+        }
         break;
     default:
         break; /* stop and session events are never blocked */
