@@ -15,6 +15,7 @@ static const rp_cli_command *const commands[] = {
     &rp_cmd_eval,   &rp_cmd_validate, &rp_cmd_policies, &rp_cmd_log,       &rp_cmd_trust,
     &rp_cmd_import, &rp_cmd_cel,      &rp_cmd_usage,    &rp_cmd_spend,     &rp_cmd_pricing,
     &rp_cmd_hook,   &rp_cmd_approve,  &rp_cmd_install,  &rp_cmd_uninstall, &rp_cmd_doctor,
+    &rp_cmd_init,
 };
 
 const rp_cli_command *const *rp_cli_commands(size_t *count)

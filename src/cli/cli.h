@@ -40,6 +40,13 @@ extern const rp_cli_command rp_cmd_approve;
 extern const rp_cli_command rp_cmd_install;
 extern const rp_cli_command rp_cmd_uninstall;
 extern const rp_cli_command rp_cmd_doctor;
+extern const rp_cli_command rp_cmd_init;
+
+/* Writes the starter config of `rampart init` to the user config path (rp_config_user_path),
+ * its path into `path`. Returns 1 written, 0 when a file is already there and !force (left
+ * alone), -1 with err. */
+int rp_cli_write_starter_config(bool force, char *path, size_t path_size, char *err,
+                                size_t err_size);
 
 /* Every command, in the order `rampart --help` lists them. */
 const rp_cli_command *const *rp_cli_commands(size_t *count);

@@ -2,9 +2,10 @@
  *
  * For each host it finds rampart's hook entries (or extension file) where `rampart install`
  * puts them and checks what the host will run: the binary exists, is executable and answers
- * `--version`; the config the hook uses loads; the settings file parses. Codex runs a hook only
- * once the user has trusted its exact definition, and that trust cannot be read back from
- * here, so an installed Codex hook is reported as not trusted, with what to do. */
+ * `--version`; the config the hook uses loads and has a policy; the settings file parses.
+ * Then whether the host runs the hook at all (host_offswitch.h): Claude Code's
+ * disableAllHooks, Codex's hook trust, Gemini's folder trust, ... A hook that is right but
+ * switched off is `OFF`, with what to do. */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -19,6 +20,7 @@
 
 #include "cli/cli.h"
 #include "core/json.h"
+#include "cli/host_offswitch.h"
 #include "hosts/install_targets.h"
 
 static const char doctor_usage[] =
@@ -26,10 +28,11 @@ static const char doctor_usage[] =
     "\n"
     "Checks every host's rampart hook (the user's files under $HOME, or with --project the\n"
     "current directory's) and prints one line per host: `HOST: ok (...)`, `HOST: not\n"
-    "installed`, or `HOST: BROKEN: why` (the hook's binary is missing, not executable or does\n"
-    "not answer --version, its config does not load, the settings file does not parse). Codex\n"
-    "runs only hooks the user trusted; doctor cannot confirm that and says how to do it.\n"
-    "Exit status 0 when nothing is broken, 1 otherwise.\n";
+    "installed`, `HOST: BROKEN: why` (the hook's binary is missing, not executable or does\n"
+    "not answer --version, its config does not load or has no policy, the settings file does\n"
+    "not parse), or `HOST: OFF: why` (the hook is right but the host will not run it:\n"
+    "Claude Code's disableAllHooks, a Codex hook not trusted, a Gemini folder not trusted,\n"
+    "...), each with what to do. Exit status 0 when nothing is broken or off, 1 otherwise.\n";
 
 #define MAX_COMMANDS 8
 
@@ -177,8 +180,17 @@ static bool check_config(const char *file, rp_buf *note, rp_buf *why)
                 break;
             }
         }
+    } else if (cfg->engine.n_slots == 0) {
+        /* It loads, and guards nothing: every call is allowed. */
+        rp_buf_printf(why,
+                      "%s has no policy, so every call is allowed: run `rampart init` to write "
+                      "a starter config%s",
+                      file ? file : "the config (no -c; the user and system config)",
+                      file ? ", or add policies to it" : "");
+        ok = false;
     } else {
-        rp_buf_puts(note, file ? "config ok" : "default config ok");
+        rp_buf_printf(note, "%s ok (%zu %s)", file ? "config" : "default config",
+                      cfg->engine.n_slots, cfg->engine.n_slots == 1 ? "policy" : "policies");
     }
     rp_config_free(cfg);
     return ok;
@@ -313,7 +325,18 @@ static bool doctor_host(const rp_install_target *t, const char *base, bool proje
                 printf("%s: BROKEN: %s names no rampart binary\n", t->host, shown.data);
                 fine = false;
             } else if (check_binary(bin, &why) && check_config(NULL, &note, &why)) {
-                printf("%s: ok (extension %s → %s, %s)\n", t->host, shown.data, bin, note.data);
+                rp_buf off = {0}, caveat = {0};
+                rp_cli_host_offswitch(t->host, project, path.data, text.data, text.len, &off,
+                                      &caveat);
+                if (off.len) {
+                    printf("%s: OFF: %s (extension %s → %s, %s)\n", t->host, off.data, shown.data,
+                           bin, note.data);
+                    fine = false;
+                } else {
+                    printf("%s: ok (extension %s → %s, %s)\n", t->host, shown.data, bin, note.data);
+                }
+                rp_buf_free(&off);
+                rp_buf_free(&caveat);
             } else {
                 printf("%s: BROKEN: %s (extension %s)\n", t->host, why.data, shown.data);
                 fine = false;
@@ -338,20 +361,24 @@ static bool doctor_host(const rp_install_target *t, const char *base, bool proje
             if (fine) {
                 fine = all_events(t, &text, &why);
             }
+            rp_buf off = {0}, caveat = {0};
+            if (fine) {
+                /* The hook is right; does the host run it? */
+                rp_cli_host_offswitch(t->host, project, path.data, text.data, text.len, &off,
+                                      &caveat);
+            }
             if (!fine) {
                 printf("%s: BROKEN: %s (hook in %s)\n", t->host, why.data, shown.data);
-            } else if (strcmp(t->host, "codex") == 0) {
-                /* Not a failure: the hook is right, and after the user has trusted it a
-                 * failing doctor would stay red for ever. The line says what to check. */
-                printf("%s: ok (hook in %s → %s), but TRUST UNVERIFIED: Codex runs an untrusted "
-                       "or modified hook not at all, and rampart cannot read its trust; run "
-                       "`codex`, review the rampart hook and trust it%s\n",
-                       t->host, shown.data, note.data,
-                       project ? " (and trust this project, or its .codex/ layer stays disabled)"
-                               : "");
+            } else if (off.len) {
+                printf("%s: OFF: %s (hook in %s → %s)\n", t->host, off.data, shown.data, note.data);
+                fine = false;
             } else {
-                printf("%s: ok (hook in %s → %s)\n", t->host, shown.data, note.data);
+                printf("%s: ok (hook in %s → %s%s)%s%s\n", t->host, shown.data, note.data,
+                       strcmp(t->host, "codex") == 0 ? ", trusted in Codex" : "",
+                       caveat.len ? ", but " : "", caveat.len ? caveat.data : "");
             }
+            rp_buf_free(&off);
+            rp_buf_free(&caveat);
         }
         for (size_t i = 0; i < cmds.n; i++) {
             free(cmds.cmd[i]);

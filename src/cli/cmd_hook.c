@@ -154,6 +154,7 @@ static void render(const rp_host_adapter *host, const rp_hook_call *call, const 
     rp_buf_reset(&out->out);
     rp_buf_reset(&out->err);
     out->exit_code = 0;
+    rp_hook_told(out, v->result, v->reason);
     host->answer(call, v, settings, a, out);
 }
 
@@ -178,9 +179,10 @@ static void arm_fallback(const rp_host_adapter *host, const rp_hook_call *call,
     rp_buf_free(&ans.err);
 }
 
-/* Reads the decision JSON rp_session_eval produced into a verdict. */
-static int read_decision(const rp_buf *decision, rp_arena *a, rp_hook_verdict *v,
-                         const rp_json **policies, char *err, size_t err_size)
+/* Reads the decision JSON rp_session_eval produced into a verdict: the fallback when tell()
+ * did not answer (the store failed, and the decision is on_error's). */
+static int read_decision(const rp_buf *decision, rp_arena *a, rp_hook_verdict *v, char *err,
+                         size_t err_size)
 {
     rp_json_error jerr;
     rp_json *d = rp_json_parse(a, decision->data ? decision->data : "", decision->len, &jerr);
@@ -194,7 +196,6 @@ static int read_decision(const rp_buf *decision, rp_arena *a, rp_hook_verdict *v
                 : strcmp(result, "ASK") == 0 ? RP_ASK
                                              : RP_ALLOW;
     v->reason = rp_json_get_str(d, "reason");
-    *policies = rp_json_get(d, "policies");
     const rp_json *data = rp_json_get(d, "data");
     v->data = data && data->type != RP_JSON_NULL ? data : NULL;
     if ((v->result != RP_ALLOW) && (v->reason == NULL || v->reason[0] == '\0'))
@@ -211,6 +212,7 @@ typedef struct hook_run {
     rp_cli_trust_probe probe;
     rp_hook_call call;
     rp_hook_answer answer;
+    bool answered; /* the answer was rendered from the decision before the audit (tell) */
     const rp_host_settings *settings;
 } hook_run;
 
@@ -278,6 +280,45 @@ static const char *approval_hint(hook_run *r, const char *reason, const rp_json 
                             r->call.session_id, key);
 }
 
+/* The verdict the adapter answers for a decision. An ALLOW whose content a policy rewrote
+ * carries the redacting policies' reasons, so that an answer that cannot apply the rewrite
+ * says which policy and which findings. */
+static rp_hook_verdict verdict_of(const rp_decision *d)
+{
+    rp_hook_verdict v = {.result = d->result == RP_ABSTAIN ? RP_ALLOW : d->result,
+                         .reason = d->reason};
+    v.data = d->data && d->data->type != RP_JSON_NULL ? d->data : NULL;
+    if (v.result == RP_ALLOW)
+        v.reason = v.data ? d->redaction : NULL;
+    if (v.result != RP_ALLOW && (v.reason == NULL || v.reason[0] == '\0'))
+        v.reason = v.result == RP_DENY ? "denied by rampart" : "rampart asks for approval";
+    return v;
+}
+
+/* rp_session_opts.tell: the answer is decided from the decision before the session audits it,
+ * and the audit records what that answer told the host. */
+static void tell(void *self, const rp_decision *d, rp_session_told *told)
+{
+    hook_run *r = self;
+    rp_hook_verdict v = verdict_of(d);
+    /* A prompt ASK on a host that can only block: say how to approve it. */
+    if (v.result == RP_ASK && r->call.phase == RP_HOOK_PROMPT && !r->call.can_ask) {
+        rp_json askers = rp_json_make_array();
+        for (size_t i = 0; i < d->n_policies; i++)
+            rp_json_array_push(&r->arena, &askers, rp_json_make_string_ref(d->policies[i]));
+        v.reason = approval_hint(r, v.reason, &askers);
+    }
+    render(r->o.host, &r->call, &v, r->settings, &r->arena, &r->answer);
+    r->answered = true;
+    if (r->answer.told != v.result || r->answer.told_reason != v.reason) {
+        told->result = r->answer.told;
+        told->reason = r->answer.told_reason;
+        told->redacted = told->redacted && r->answer.told == RP_ALLOW;
+    } else if (v.result == RP_ASK && told->reason == d->reason) {
+        told->reason = v.reason; /* with how to approve it */
+    }
+}
+
 /* Everything after a successful parse: spend, evaluation, the answer. */
 static void decide(hook_run *r)
 {
@@ -317,9 +358,10 @@ static void decide(hook_run *r)
         .trust_self = r,
         .warn = store_warn,
         .prompt_resend_approves = call->phase == RP_HOOK_PROMPT && !call->can_ask,
+        .tell = tell,
+        .tell_self = r,
     };
     rp_buf decision = {0};
-    const rp_json *policies = NULL;
     rp_session_status st =
         rp_session_eval(r->cfg, &opts, event.data, event.len, &decision, err, sizeof err);
     rp_buf_free(&event);
@@ -327,7 +369,7 @@ static void decide(hook_run *r)
         v = error_verdict(
             r->cfg, call->phase, call->can_ask,
             rp_arena_sprintf(&r->arena, "rampart: the %s event is malformed: %s", host->name, err));
-    } else if (read_decision(&decision, &r->arena, &v, &policies, err, sizeof err) != 0) {
+    } else if (read_decision(&decision, &r->arena, &v, err, sizeof err) != 0) {
         v = error_verdict(r->cfg, call->phase, call->can_ask,
                           rp_arena_sprintf(&r->arena, "rampart: %s", err));
     } else if (st == RP_SESSION_STORE_ERROR) {
@@ -341,9 +383,8 @@ static void decide(hook_run *r)
     }
     rp_buf_free(&decision);
 
-    /* A prompt ASK on a host that can only block: say how to approve it. */
-    if (v.result == RP_ASK && call->phase == RP_HOOK_PROMPT && !call->can_ask && !v.internal_error)
-        v.reason = approval_hint(r, v.reason, policies);
+    if (st == RP_SESSION_OK && r->answered)
+        return; /* answered in tell(), as audited */
     if (v.internal_error && !rp_hook_phase_protects(call->phase) && v.reason)
         fprintf(stderr, "rampart hook: %s\n", v.reason);
     render(host, call, &v, r->settings, &r->arena, &r->answer);

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/host_offswitch.h"
 #include "hosts/install_targets.h"
 
 static const char install_usage[] =
@@ -32,7 +33,9 @@ static const char install_usage[] =
     "The JSON files are edited in place: only rampart's entries are added, the rest of the file\n"
     "is kept byte for byte, and the previous version is saved as FILE.rampart-backup. Running\n"
     "install again changes nothing. -c FILE makes the hook use that config (settings hosts\n"
-    "only). --dry-run prints the resulting file instead of writing it.\n";
+    "only). Without -c and with no user or system config, install writes the starter config\n"
+    "of `rampart init` (a hook with no policy would allow everything) and says so. --dry-run\n"
+    "prints the resulting file instead of writing it.\n";
 
 static const char uninstall_usage[] =
     "usage: rampart uninstall HOST [--user | --project] [--dry-run]\n"
@@ -261,12 +264,24 @@ static int hook_command(const install_args *a, const char *bin, rp_buf *cmd, con
     return 0;
 }
 
-static void codex_trust_note(const char *path)
+/* Says, the moment the hook is in place, what keeps the host from running it (Codex's trust,
+ * reset by any change of the hook; Claude Code's disableAllHooks; Gemini's folder trust, ...):
+ * the same checks as `rampart doctor`. */
+static void warn_offswitch(const rp_install_target *t, const install_args *a, const char *path,
+                           const rp_buf *text, const char *prog)
 {
-    printf("Codex runs a hook only once it is trusted: a new or changed hook shows as "
-           "Untrusted/Modified and does not run. Start `codex`, review the rampart hook in %s "
-           "and trust it; `rampart doctor` reminds you.\n",
-           path);
+    rp_buf off = {0}, caveat = {0};
+    rp_cli_host_offswitch(t->host, a->project, path, text->data ? text->data : "", text->len, &off,
+                          &caveat);
+    if (off.len) {
+        fprintf(stderr, "%s: warning: %s: the hook is installed but will not run: %s\n", prog,
+                t->host, off.data);
+    }
+    if (caveat.len) {
+        fprintf(stderr, "%s: note: %s: %s\n", prog, t->host, caveat.data);
+    }
+    rp_buf_free(&off);
+    rp_buf_free(&caveat);
 }
 
 static int install_extension(const rp_install_target *t, const install_args *a, const char *bin,
@@ -290,6 +305,7 @@ static int install_extension(const rp_install_target *t, const install_args *a, 
         rc = RP_EXIT_FAIL;
     } else {
         printf("%s: installed %s (runs %s hook %s)\n", t->host, path, bin, t->host);
+        warn_offswitch(t, a, path, &text, prog);
     }
     rp_buf_free(&text);
     rp_buf_free(&old);
@@ -335,6 +351,7 @@ static int install_settings(const rp_install_target *t, const install_args *a, c
         fwrite(out.data, 1, out.len, stdout);
     } else if (st == RP_SPLICE_UNCHANGED) {
         printf("%s: already installed (%s)\n", t->host, path);
+        warn_offswitch(t, a, path, &old, prog);
     } else if (have && !has_ours(t, &old) &&
                write_atomic(bak, old.data, old.len, mode, prog) != 0) {
         rc = RP_EXIT_FAIL;
@@ -349,14 +366,35 @@ static int install_settings(const rp_install_target *t, const install_args *a, c
         } else {
             printf("%s: installed in %s\n", t->host, path);
         }
-        if (strcmp(t->host, "codex") == 0) {
-            codex_trust_note(path);
-        }
+        warn_offswitch(t, a, path, &out, prog);
     }
     free(bak);
     rp_buf_free(&old);
     rp_buf_free(&out);
     return rc;
+}
+
+/* A hook without -c reads the default stack; with no user or system config that stack has no
+ * policy and every call would be allowed. Install then writes `rampart init`'s starter config
+ * (a system config is the administrator's: it is left to speak alone) and says so. */
+static void ensure_config(const install_args *a)
+{
+    if (a->config || a->dry_run || access("/etc/rampart/config.yaml", F_OK) == 0) {
+        return;
+    }
+    char path[PATH_MAX], err[PATH_MAX + 128];
+    int rc = rp_cli_write_starter_config(false, path, sizeof path, err, sizeof err);
+    if (rc > 0) {
+        printf("no rampart config was found, so the starter config was written to %s (as "
+               "`rampart init` does): shell guards, loop and error-streak detection, a "
+               "1000-call cap, credentials, daily spend checkpoints. Edit it to taste.\n",
+               path);
+    } else if (rc < 0) {
+        fprintf(stderr,
+                "rampart install: warning: no rampart config, and the starter config could not "
+                "be written (%s): every call will be allowed until `rampart init` succeeds\n",
+                err);
+    }
 }
 
 static int install_run(int argc, char **argv)
@@ -383,6 +421,7 @@ static int install_run(int argc, char **argv)
     if (!path) {
         return RP_EXIT_FAIL;
     }
+    ensure_config(&a);
     int rc;
     if (t->extension) {
         rc = install_extension(t, &a, bin, path, prog);

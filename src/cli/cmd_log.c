@@ -15,8 +15,10 @@
 static const char log_usage[] =
     "usage: rampart log [--session ID] [--since T] [--json] [--state-dir DIR]\n"
     "\n"
-    "Prints the audited decisions, oldest first: time, session, event type, target, result,\n"
-    "reason. T is an RFC 3339 time (2026-03-15T12:00:00Z) or an age such as 30s, 10m, 2h, 7d.\n"
+    "Prints the audited decisions, oldest first: time, session, event type, target, what the\n"
+    "host was told (ALLOW, ASK, DENY, or REDACT: allowed with the input rewritten), the\n"
+    "deciding policies in brackets, and the reason. T is an RFC 3339 time\n"
+    "(2026-03-15T12:00:00Z) or an age such as 30s, 10m, 2h, 7d.\n"
     "\n"
     "options:\n"
     "  --session ID     only this session\n"
@@ -100,8 +102,23 @@ static int print_row(void *self, const rp_audit_row *row)
         rp_buf_puts(b, "  ");
         put_field(b, row->target, 20);
         rp_buf_puts(b, "  ");
-        put_field(b, row->result, 5);
+        put_field(b, row->result, 6);
         rp_buf_puts(b, "  ");
+        /* Who decided, then why: "deny_secrets: Secrets redacted: ..." reads with the reason. */
+        rp_arena_reset(&p->arena);
+        rp_json_error err;
+        rp_json *pol = row->policies
+                           ? rp_json_parse(&p->arena, row->policies, strlen(row->policies), &err)
+                           : NULL;
+        size_t named = 0;
+        for (uint32_t i = 0; rp_json_is_array(pol) && i < pol->len; i++) {
+            if (!rp_json_is_string(&pol->v.items[i]))
+                continue;
+            rp_buf_puts(b, named++ ? "," : "[");
+            put_field(b, pol->v.items[i].v.s, 0);
+        }
+        if (named)
+            rp_buf_puts(b, "]  ");
         put_field(b, row->reason, 0);
         if (row->note && row->note[0]) {
             /* Notes are rare (a cel_policy's evaluation error): shown after the reason. */

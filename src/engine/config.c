@@ -1197,6 +1197,19 @@ static bool push_file(rp_config_file *out, size_t max, size_t *n, char *paths_bu
     return true;
 }
 
+bool rp_config_user_path(char *out, size_t size)
+{
+    /* XDG: a relative $XDG_CONFIG_HOME is invalid and must be ignored. */
+    const char *xdg = getenv("XDG_CONFIG_HOME");
+    const char *home = getenv("HOME");
+    int n = -1;
+    if (xdg && xdg[0] == '/')
+        n = snprintf(out, size, "%s/rampart/config.yaml", xdg);
+    else if (home && home[0])
+        n = snprintf(out, size, "%s/.config/rampart/config.yaml", home);
+    return n > 0 && (size_t)n < size;
+}
+
 size_t rp_config_default_stack(rp_config_file *out, size_t max, char *paths_buf,
                                size_t paths_buf_size, bool (*trusted)(void *self, const char *dir),
                                void *self, rp_diag *warning)
@@ -1220,15 +1233,7 @@ size_t rp_config_default_stack(rp_config_file *out, size_t max, char *paths_buf,
         }
     }
 
-    /* XDG: a relative $XDG_CONFIG_HOME is invalid and must be ignored. */
-    const char *xdg = getenv("XDG_CONFIG_HOME");
-    const char *home = getenv("HOME");
-    path[0] = '\0';
-    if (xdg && xdg[0] == '/')
-        snprintf(path, sizeof path, "%s/rampart/config.yaml", xdg);
-    else if (home && home[0])
-        snprintf(path, sizeof path, "%s/.config/rampart/config.yaml", home);
-    if (path[0] && file_exists(path))
+    if (rp_config_user_path(path, sizeof path) && file_exists(path))
         push_file(out, max, &n, paths_buf, paths_buf_size, &used, path, RP_LEVEL_USER);
 
     if (file_exists("/etc/rampart/config.yaml"))

@@ -78,6 +78,10 @@ rp_config *rp_config_load_string(const char *name, const char *yaml, size_t len,
  * params_json may be NULL (= {}). Errors land in cfg->diags like YAML ones. */
 rp_config *rp_config_single(const char *policy, const char *params_json);
 
+/* The user level's config file: $XDG_CONFIG_HOME/rampart/config.yaml (an absolute
+ * XDG_CONFIG_HOME only), else $HOME/.config/rampart/config.yaml. False when neither is set. */
+bool rp_config_user_path(char *out, size_t size);
+
 /* The default stack: project (if `trusted(dir)` says so, else a warning), user, system. Files
  * that do not exist are skipped. `trusted` may be NULL (project file never read). */
 size_t rp_config_default_stack(rp_config_file *out, size_t max, char *paths_buf,

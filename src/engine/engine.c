@@ -37,6 +37,11 @@ typedef struct compose {
     const char *notes;  /* "<policy>: <note>; ..." for the audit log (rare: built by sprintf) */
     const char **askers;
     size_t n_askers, cap_askers;
+    /* The policies whose transform (a REDACT) is in `data`, and "<policy>: <reason>; ...": an
+     * ALLOW carries no reason, but the answer and the audit must say who rewrote and why. */
+    const char **redactors;
+    size_t n_redactors, cap_redactors;
+    const char *redaction;
     rp_json labels;
     const rp_json *data;
     const char *last_reason; /* the last policy's own reason (single-policy mode reports it) */
@@ -59,15 +64,28 @@ static void list_push(rp_arena *a, update_list *l, const rp_state_update *u)
     l->items[l->n++] = *u;
 }
 
+static void push_name(rp_arena *a, const char ***names, size_t *n, size_t *cap, const char *name)
+{
+    if (*n == *cap) {
+        size_t grown = *cap ? *cap * 2 : 4;
+        *names = rp_arena_realloc(a, *names, *cap * sizeof(**names), grown * sizeof(**names));
+        *cap = grown;
+    }
+    (*names)[(*n)++] = name;
+}
+
 static void push_asker(compose *c, const char *name)
 {
-    if (c->n_askers == c->cap_askers) {
-        size_t cap = c->cap_askers ? c->cap_askers * 2 : 4;
-        c->askers = rp_arena_realloc(c->a, c->askers, c->cap_askers * sizeof(*c->askers),
-                                     cap * sizeof(*c->askers));
-        c->cap_askers = cap;
-    }
-    c->askers[c->n_askers++] = name;
+    push_name(c->a, &c->askers, &c->n_askers, &c->cap_askers, name);
+}
+
+/* A policy's transform that later policies see and the answer carries: a redaction. */
+static void note_redaction(compose *c, const char *policy, const char *reason)
+{
+    push_name(c->a, &c->redactors, &c->n_redactors, &c->cap_redactors, policy);
+    const char *why = reason && reason[0] ? reason : "rewrote the input";
+    c->redaction = c->redaction ? rp_arena_sprintf(c->a, "%s; %s: %s", c->redaction, policy, why)
+                                : rp_arena_sprintf(c->a, "%s: %s", policy, why);
 }
 
 /* A copy of the state's top level only. That is enough for a trial: rp_state_apply never
@@ -366,6 +384,7 @@ static bool run_slot(compose *c, const rp_policy_slot *slot, rp_event *ev, rp_de
     if (r.data != NULL && r.data->type != RP_JSON_NULL) {
         c->data = r.data;
         replace_data(ev, r.data);
+        note_redaction(c, slot->name, r.reason);
     }
     if (r.verdict == RP_ASK) {
         c->any_ask = true;
@@ -413,6 +432,11 @@ static void compose_finish(compose *c, rp_decision *out, bool decided)
     }
     out->labels = c->labels;
     out->data = c->data;
+    if (c->data != NULL && c->n_redactors > 0) {
+        out->redactors = c->redactors;
+        out->n_redactors = c->n_redactors;
+        out->redaction = c->redaction;
+    }
     out->notes = c->notes;
     rp_buf_free(&c->ask_reasons);
 }

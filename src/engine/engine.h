@@ -46,6 +46,13 @@ typedef struct rp_decision {
     rp_state_update *withheld;
     size_t n_withheld;
     const rp_json *data;   /* last non-null transformed content, or NULL */
+    /* The policies that transformed the content (a REDACT), in order, and their reasons
+     * "<policy>: <reason>" joined by "; " (the finding types, never the secret). Set only with
+     * `data`; an ALLOW has no reason of its own, so this is what says who rewrote and why.
+     * Not part of the decision JSON. */
+    const char **redactors;
+    size_t n_redactors;
+    const char *redaction;
     rp_json labels;        /* accumulated set_labels (object); empty on ASK */
     /* The snapshot with `apply` applied, or NULL when nothing changes. On ASK: NULL, and
      * approved_state is the snapshot with `withheld` applied (what approving now would store). */

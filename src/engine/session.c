@@ -171,15 +171,57 @@ static int resend_approves(const rp_session_opts *opts, const char *sid, const r
     return 0;
 }
 
+/* The default of what the host is told (rp_session_told): the decision, a redaction named. */
+static void told_default(const rp_decision *d, bool resent, rp_arena *a, rp_session_told *t)
+{
+    memset(t, 0, sizeof *t);
+    t->result = d->result;
+    t->reason = d->reason;
+    t->policies = d->policies;
+    t->n_policies = d->n_policies;
+    if (resent) {
+        /* d is already the approval: say whose question it answered. */
+        t->reason = "approved: the same prompt was sent again";
+        return;
+    }
+    if (d->redaction == NULL || d->result == RP_DENY)
+        return;
+    t->redacted = true;
+    if (d->result == RP_ALLOW) {
+        t->reason = d->redaction;
+        t->policies = d->redactors;
+        t->n_policies = d->n_redactors;
+        return;
+    }
+    /* An ASK about the redacted input: both the askers and the redactors decided it. */
+    t->reason = rp_arena_sprintf(a, "%s; %s", d->reason ? d->reason : "", d->redaction);
+    const char **all = rp_arena_calloc(a, (d->n_policies + d->n_redactors) * sizeof *all);
+    for (size_t i = 0; i < d->n_policies; i++)
+        all[i] = d->policies[i];
+    for (size_t i = 0; i < d->n_redactors; i++)
+        all[d->n_policies + i] = d->redactors[i];
+    t->policies = all;
+    t->n_policies = d->n_policies + d->n_redactors;
+}
+
+/* What the host is told: the default, corrected by the caller's answer (opts->tell). */
+static void told_for(const rp_session_opts *opts, const rp_decision *d, bool resent, rp_arena *a,
+                     rp_session_told *t)
+{
+    told_default(d, resent, a, t);
+    if (opts->tell)
+        opts->tell(opts->tell_self, d, t);
+}
+
 static void audit(rp_store *store, const char *sid, const rp_event *ev, const rp_decision *d,
-                  int64_t now_us)
+                  const rp_session_told *told, int64_t now_us)
 {
     rp_buf policies = {0};
     rp_buf_putc(&policies, '[');
-    for (size_t i = 0; i < d->n_policies; i++) {
+    for (size_t i = 0; i < told->n_policies; i++) {
         if (i)
             rp_buf_putc(&policies, ',');
-        rp_json_write_string(&policies, d->policies[i], strlen(d->policies[i]));
+        rp_json_write_string(&policies, told->policies[i], strlen(told->policies[i]));
     }
     rp_buf_putc(&policies, ']');
     rp_audit_row row = {
@@ -187,8 +229,9 @@ static void audit(rp_store *store, const char *sid, const rp_event *ev, const rp
         .session_id = sid,
         .event_type = ev->type_name,
         .target = ev->tool_name,
-        .result = rp_verdict_name(d->result),
-        .reason = d->reason,
+        .result =
+            told->redacted && told->result == RP_ALLOW ? "REDACT" : rp_verdict_name(told->result),
+        .reason = told->reason,
         .policies = policies.data,
         .note = d->notes,
     };
@@ -272,11 +315,8 @@ static rp_session_status eval_stateful(const rp_config *cfg, const rp_session_op
         goto store_failed_rollback;
     if (to_save != NULL && rp_store_save_state(store, sid, to_save) != 0)
         goto store_failed_rollback;
-    if (opts->audit)
-        audit(store, sid, ev, &d, ctx->now_us);
-    if (rp_store_commit(store) != 0)
-        goto store_failed_rollback;
-
+    const char *const *asked = d.policies;
+    size_t n_asked = d.n_policies;
     if (resent && d.result == RP_ASK) {
         /* The person approved by sending the prompt again: the answer is the approval. */
         d.result = RP_ALLOW;
@@ -285,6 +325,16 @@ static rp_session_status eval_stateful(const rp_config *cfg, const rp_session_op
         d.apply = d.withheld;
         d.n_apply = d.n_withheld;
     }
+    rp_session_told told;
+    told_for(opts, &d, resent, a, &told);
+    if (resent) {
+        told.policies = asked; /* the audit names the question the resend answered */
+        told.n_policies = n_asked;
+    }
+    if (opts->audit)
+        audit(store, sid, ev, &d, &told, ctx->now_us);
+    if (rp_store_commit(store) != 0)
+        goto store_failed_rollback;
     rp_decision_write_json(out, &d);
     return RP_SESSION_OK;
 
@@ -347,6 +397,8 @@ rp_session_status rp_session_eval(const rp_config *cfg, const rp_session_opts *o
                 rp_json_is_object(ev.session_state) ? ev.session_state : &empty_object;
             rp_decision d;
             evaluate(cfg, &cfg->engine, opts, &ev, state, &ctx, &d);
+            rp_session_told told;
+            told_for(opts, &d, false, a, &told); /* nothing is audited, but the caller answers */
             rp_decision_write_json(out, &d);
         }
     }

@@ -8,6 +8,7 @@
 
 #include "core/buf.h"
 #include "engine/config.h"
+#include "engine/engine.h"
 #include "store/store.h"
 
 typedef enum rp_on_ask {
@@ -15,6 +16,20 @@ typedef enum rp_on_ask {
     RP_ON_ASK_APPROVE,    /* as if a person approved: apply withheld updates at once */
     RP_ON_ASK_DECLINE     /* as if a person declined: nothing applied */
 } rp_on_ask;
+
+/* What the audit row records: what the host was told and why. By default the decision itself,
+ * with a redaction (an ALLOW whose content a policy rewrote) as REDACT, its reason the
+ * redacting policies' "<policy>: <finding types>" and its policies those that redacted; an
+ * ASK approved by sending the prompt again as that ALLOW. A caller whose answer can differ
+ * from the decision (a host adapter that cannot apply a rewrite denies instead) corrects it in
+ * rp_session_opts.tell. */
+typedef struct rp_session_told {
+    rp_verdict result;
+    bool redacted; /* the rewrite reaches the host: the row says REDACT for an ALLOW */
+    const char *reason;
+    const char *const *policies;
+    size_t n_policies;
+} rp_session_told;
 
 typedef struct rp_session_opts {
     rp_store *store; /* NULL = stateless: the event's own session_state is the snapshot */
@@ -42,6 +57,12 @@ typedef struct rp_session_opts {
      * RP_SESSION_RESEND_APPROVAL_S is the person's approval. Off for hosts that ask
      * themselves: there a resend after a "no" must be asked again. */
     bool prompt_resend_approves;
+    /* Called with the final decision before it is audited (and committed): the caller decides
+     * its answer to the host here and sets *told to what that answer says, so that the audit
+     * row agrees with what the host was told. *told comes filled with the default. NULL = the
+     * default. Must not fail or do I/O. */
+    void (*tell)(void *self, const rp_decision *d, rp_session_told *told);
+    void *tell_self;
 } rp_session_opts;
 
 typedef enum rp_session_status {

@@ -7,8 +7,11 @@
  *                ASK   permissionDecision "ask" with the reason (shown to the user), and
  *                      with a rewrite its updatedInput (what the person approves is what runs).
  *                ALLOW nothing: Claude's own permission rules and prompts still apply. With
- *                      allow_overrides, permissionDecision "allow". A rewrite is "allow" with
- *                      updatedInput, which replaces the whole tool input.
+ *                      allow_overrides, permissionDecision "allow". A rewrite is updatedInput
+ *                      alone (it replaces the whole tool input): without a permissionDecision
+ *                      Claude applies the new input and its own rules and prompts still decide
+ *                      (an "allow" would skip them, auto-approving any command that happened to
+ *                      carry a secret). With allow_overrides it is "allow" + updatedInput.
  *   UserPromptSubmit   DENY/ASK {"decision":"block","reason"}: Claude can only block a prompt
  *                      (the lead's hook adds how to approve an ASK), and cannot rewrite one,
  *                      so a rewrite blocks too.
@@ -49,6 +52,7 @@ static void answer_pre_tool(const rp_hook_call *call, const rp_hook_verdict *v,
     if (result == RP_DENY) {
         if (reason == NULL || reason[0] == '\0')
             reason = "denied by rampart";
+        rp_hook_told(out, RP_DENY, reason);
         if (s && s->deny_exit_code) {
             rp_buf_printf(&out->err, "%s\n", reason);
             out->exit_code = 2;
@@ -60,7 +64,8 @@ static void answer_pre_tool(const rp_hook_call *call, const rp_hook_verdict *v,
                                 reason && reason[0] ? reason : "rampart asks for approval",
                                 updated);
     } else if (updated) {
-        rp_shape_write_decision(&out->out, a, "PreToolUse", "allow", reason, updated);
+        rp_shape_write_decision(&out->out, a, "PreToolUse",
+                                s && s->allow_overrides ? "allow" : NULL, reason, updated);
     } else if (s && s->allow_overrides) {
         rp_shape_write_decision(&out->out, a, "PreToolUse", "allow", reason, NULL);
     }
@@ -88,9 +93,10 @@ static void answer_post_tool(const rp_hook_call *call, const rp_hook_verdict *v,
         rp_buf_putc(&out->out, '\n');
         return;
     }
-    rp_shape_write_block(
-        &out->out, a,
-        rp_shape_rewrite_reason(a, "the tool output would have to be redacted", v->reason));
+    const char *reason =
+        rp_shape_rewrite_reason(a, "the tool output would have to be redacted", v->reason);
+    rp_hook_told(out, RP_DENY, reason);
+    rp_shape_write_block(&out->out, a, reason);
 }
 
 static void answer(const rp_hook_call *call, const rp_hook_verdict *v,
@@ -104,10 +110,12 @@ static void answer(const rp_hook_call *call, const rp_hook_verdict *v,
         if (v->result != RP_ALLOW)
             rp_shape_write_block(&out->out, a,
                                  v->reason && v->reason[0] ? v->reason : "blocked by rampart");
-        else if (v->data)
-            rp_shape_write_block(
-                &out->out, a,
-                rp_shape_rewrite_reason(a, "the prompt would have to be redacted", v->reason));
+        else if (v->data) {
+            const char *reason =
+                rp_shape_rewrite_reason(a, "the prompt would have to be redacted", v->reason);
+            rp_hook_told(out, RP_DENY, reason);
+            rp_shape_write_block(&out->out, a, reason);
+        }
         break;
     case RP_HOOK_POST_TOOL:
         answer_post_tool(call, v, a, out);

@@ -349,8 +349,9 @@ void rp_shape_write_decision(rp_buf *out, rp_arena *a, const char *event, const 
 {
     rp_json hso = rp_json_make_object();
     rp_json_object_set(a, &hso, "hookEventName", rp_json_make_string_ref(event));
-    rp_json_object_set(a, &hso, "permissionDecision", rp_json_make_string_ref(decision));
-    if (reason && reason[0])
+    if (decision)
+        rp_json_object_set(a, &hso, "permissionDecision", rp_json_make_string_ref(decision));
+    if (decision && reason && reason[0])
         rp_json_object_set(a, &hso, "permissionDecisionReason", rp_json_make_string_ref(reason));
     if (updated)
         rp_json_object_set(a, &hso, "updatedInput", *updated);

@@ -28,8 +28,10 @@ int rp_shape_reject_nul(const rp_json *v, char *err, size_t err_size);
 
 /* ---- answers ---- */
 
-/* {"hookSpecificOutput":{"hookEventName":EVENT,"permissionDecision":DECISION,
- * "permissionDecisionReason":REASON (when non-empty),"updatedInput":UPDATED (when not NULL)}}\n */
+/* {"hookSpecificOutput":{"hookEventName":EVENT,"permissionDecision":DECISION (when not NULL),
+ * "permissionDecisionReason":REASON (when non-empty and DECISION is set),"updatedInput":UPDATED
+ * (when not NULL)}}\n. A NULL DECISION with UPDATED is Claude Code's bare rewrite: the input is
+ * replaced and Claude's own permission rules and prompts still decide. */
 void rp_shape_write_decision(rp_buf *out, rp_arena *a, const char *event, const char *decision,
                              const char *reason, const rp_json *updated);
 

@@ -11,7 +11,11 @@
  *                      defer, nothing, so Codex's own approval flow decides (but still the
  *                      deny when the ASK carries a rewrite, which deferring would drop).
  *                ALLOW nothing ("allow" alone is rejected), even with allow_overrides; a
- *                      rewrite is "allow" with updatedInput, the one allow Codex takes.
+ *                      rewrite is "allow" with updatedInput, the one allow Codex takes and the
+ *                      only way to rewrite (Codex drops an updatedInput without it). Unlike
+ *                      Claude Code's, this "allow" approves nothing: Codex's hook output has no
+ *                      approval (output_parser.rs keeps only the new input), so its sandbox and
+ *                      approval policy still decide about the rewritten call.
  *   UserPromptSubmit, PostToolUse: DENY/ASK {"decision":"block","reason"}; a rewrite, which
  *                      Codex cannot apply there, blocks too.
  *   SessionStart, Stop, SubagentStop: never blocked. */
@@ -52,11 +56,12 @@ static void answer_pre_tool(const rp_hook_call *call, const rp_hook_verdict *v,
         const rp_json *updated =
             call->can_rewrite ? rp_shape_updated_input(a, call, v->data) : NULL;
         if (updated) {
-            rp_shape_write_decision(&out->out, a, "PreToolUse", "allow", v->reason, updated);
+            rp_shape_write_decision(&out->out, a, "PreToolUse", "allow", NULL, updated);
             return;
         }
         reason = rp_shape_rewrite_reason(a, "the tool input would have to be rewritten", v->reason);
     }
+    rp_hook_told(out, RP_DENY, reason);
     rp_shape_write_decision(&out->out, a, "PreToolUse", "deny", reason, NULL);
 }
 
@@ -71,14 +76,15 @@ static void answer(const rp_hook_call *call, const rp_hook_verdict *v,
     case RP_HOOK_POST_TOOL:
         if (v->result != RP_ALLOW)
             rp_shape_write_block(&out->out, a, nonempty(v->reason, "blocked by rampart"));
-        else if (v->data)
-            rp_shape_write_block(
-                &out->out, a,
-                rp_shape_rewrite_reason(a,
-                                        call->phase == RP_HOOK_PROMPT
-                                            ? "the prompt would have to be redacted"
-                                            : "the tool output would have to be redacted",
-                                        v->reason));
+        else if (v->data) {
+            const char *reason = rp_shape_rewrite_reason(
+                a,
+                call->phase == RP_HOOK_PROMPT ? "the prompt would have to be redacted"
+                                              : "the tool output would have to be redacted",
+                v->reason);
+            rp_hook_told(out, RP_DENY, reason);
+            rp_shape_write_block(&out->out, a, reason);
+        }
         break;
     default:
         break; /* stop and session events are never blocked */

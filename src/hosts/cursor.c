@@ -312,6 +312,8 @@ static void answer_pre_tool(const rp_hook_call *call, const rp_hook_verdict *v,
         result = RP_DENY;
     if (reason == NULL || reason[0] == '\0')
         reason = result == RP_ASK ? "rampart asks for approval" : "denied by rampart";
+    if (result != RP_ALLOW)
+        rp_hook_told(out, result, reason);
     rp_json o = rp_json_make_object();
     if (result == RP_ALLOW) {
         if (s && s->allow_overrides)
@@ -339,6 +341,8 @@ static void answer_prompt(const rp_hook_verdict *v, rp_arena *a, rp_hook_answer 
                 ? rp_shape_rewrite_reason(a, "the prompt would have to be redacted", v->reason)
             : v->reason && v->reason[0] ? v->reason
                                         : "blocked by rampart";
+        if (v->result == RP_ALLOW)
+            rp_hook_told(out, RP_DENY, reason);
         rp_json_object_set(a, &o, "continue", rp_json_make_bool(false));
         rp_json_object_set(a, &o, "user_message", rp_json_make_string_ref(reason));
     }

@@ -24,9 +24,9 @@
  *   BeforeTool   DENY  {"decision":"deny","reason"}; with deny_exit_code exit 2 + stderr.
  *                ASK   Gemini hooks cannot ask: a deny whose reason says so.
  *                ALLOW {} (Gemini's own policy engine still applies), {"decision":"allow"}
- *                      with allow_overrides; a rewrite is "allow" with
- *                      hookSpecificOutput.tool_input, which Gemini merges over the model's
- *                      arguments.
+ *                      with allow_overrides; a rewrite is hookSpecificOutput.tool_input alone
+ *                      (Gemini merges it over the model's arguments whatever the decision), with
+ *                      "decision":"allow" only under allow_overrides.
  *   AfterTool, BeforeAgent  DENY/ASK, and a rewrite rampart cannot apply there, deny (the
  *                      output is hidden, the prompt discarded).
  *   BeforeModel  DENY/ASK deny; a rewrite is hookSpecificOutput.llm_request.
@@ -408,12 +408,15 @@ static int parse(const rp_json *payload, const rp_hook_env *env, rp_arena *a, rp
 
 /* ---- answers ---- */
 
-static void write_deny(rp_buf *out, rp_arena *a, const char *reason)
+/* Every deny Gemini is told, whatever rampart's verdict was (an ASK, a rewrite it cannot take):
+ * the audit records the deny. */
+static void write_deny(rp_hook_answer *ans, rp_arena *a, const char *reason)
 {
     rp_json top = rp_json_make_object();
     rp_json_object_set(a, &top, "decision", rp_json_make_string_ref("deny"));
     rp_json_object_set(a, &top, "reason", rp_json_make_string_ref(reason));
-    rp_hook_write_line(out, &top);
+    rp_hook_write_line(&ans->out, &top);
+    rp_hook_told(ans, RP_DENY, reason);
 }
 
 /* {"decision":"allow"?, "hookSpecificOutput":{"hookEventName":EVENT, KEY:VALUE}} */
@@ -456,14 +459,14 @@ static void answer_pre_tool(const rp_hook_call *call, const rp_hook_verdict *v,
     if (v->result == RP_ALLOW) {
         const rp_json *args = rp_json_get(v->data, "arguments");
         if (call->can_rewrite && rp_json_is_object(args)) {
-            write_rewrite(&out->out, a, true, "BeforeTool", "tool_input", args);
+            write_rewrite(&out->out, a, s && s->allow_overrides, "BeforeTool", "tool_input", args);
             return;
         }
-        write_deny(&out->out, a, rewrite_reason(a, "the tool input", v->reason));
+        write_deny(out, a, rewrite_reason(a, "the tool input", v->reason));
         return;
     }
     if (v->result == RP_ASK) {
-        write_deny(&out->out, a, ask_reason(a, v->reason));
+        write_deny(out, a, ask_reason(a, v->reason));
         return;
     }
     const char *reason = nonempty(v->reason, "denied by rampart");
@@ -472,7 +475,7 @@ static void answer_pre_tool(const rp_hook_call *call, const rp_hook_verdict *v,
         out->exit_code = 2;
         return;
     }
-    write_deny(&out->out, a, reason);
+    write_deny(out, a, reason);
 }
 
 static void answer_llm_request(const rp_hook_call *call, const rp_hook_verdict *v, rp_arena *a,
@@ -480,13 +483,13 @@ static void answer_llm_request(const rp_hook_call *call, const rp_hook_verdict *
 {
     const rp_json *request;
     if (v->result == RP_DENY)
-        write_deny(&out->out, a, nonempty(v->reason, "denied by rampart"));
+        write_deny(out, a, nonempty(v->reason, "denied by rampart"));
     else if (v->result == RP_ASK)
-        write_deny(&out->out, a, ask_reason(a, v->reason));
+        write_deny(out, a, ask_reason(a, v->reason));
     else if (v->data && (request = rewritten_request(call, v->data, a)) != NULL)
         write_rewrite(&out->out, a, false, "BeforeModel", "llm_request", request);
     else if (v->data)
-        write_deny(&out->out, a, rewrite_reason(a, "the model request", v->reason));
+        write_deny(out, a, rewrite_reason(a, "the model request", v->reason));
     else
         rp_buf_puts(&out->out, "{}\n");
 }
@@ -500,11 +503,13 @@ static void answer(const rp_hook_call *call, const rp_hook_verdict *v,
         break;
     case RP_HOOK_PROMPT:
     case RP_HOOK_POST_TOOL:
-        if (v->result != RP_ALLOW)
-            write_deny(&out->out, a, nonempty(v->reason, "blocked by rampart"));
-        else if (v->data)
+        if (v->result != RP_ALLOW) {
+            write_deny(out, a, nonempty(v->reason, "blocked by rampart"));
+            /* A prompt ASK stays an ASK: its reason says how to approve it (a resend). */
+            rp_hook_told(out, v->result, out->told_reason);
+        } else if (v->data)
             write_deny(
-                &out->out, a,
+                out, a,
                 rewrite_reason(a, call->phase == RP_HOOK_PROMPT ? "the prompt" : "the tool output",
                                v->reason));
         else

@@ -119,6 +119,12 @@ const char *rp_hook_prompt_key(rp_arena *a, const char *prompt)
     return rp_arena_sprintf(a, "prompt:%s", hex);
 }
 
+void rp_hook_told(rp_hook_answer *out, rp_verdict result, const char *reason)
+{
+    out->told = result;
+    out->told_reason = reason;
+}
+
 void rp_hook_write_line(rp_buf *out, const rp_json *v)
 {
     rp_json_write(out, v);

@@ -87,6 +87,11 @@ typedef struct rp_hook_answer {
     rp_buf out;
     rp_buf err;
     int exit_code;
+    /* What the host was told, for the audit: the hook sets it to the verdict before `answer`;
+     * an adapter that answers something else (a rewrite it cannot apply, an ASK the host
+     * cannot put) records that with rp_hook_told. */
+    rp_verdict told;
+    const char *told_reason;
 } rp_hook_answer;
 
 typedef struct rp_host_adapter {
@@ -119,6 +124,9 @@ int rp_hook_read_tool(const rp_json *payload, const char *input_key, rp_hook_cal
 /* The ASK key of a prompt (its context.tool_use_id): "prompt:" + the first 32 hex digits of
  * SHA-256 of its text, so that the same prompt sent again finds its pending ASK. */
 const char *rp_hook_prompt_key(rp_arena *a, const char *prompt);
+
+/* Records in out that the host is told `result` with `reason`, not the verdict it was given. */
+void rp_hook_told(rp_hook_answer *out, rp_verdict result, const char *reason);
 
 /* Appends v as compact JSON and a newline: every host reads one line. */
 void rp_hook_write_line(rp_buf *out, const rp_json *v);

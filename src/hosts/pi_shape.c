@@ -261,6 +261,7 @@ void rp_pi_shape_answer(const rp_hook_call *call, const rp_hook_verdict *v,
             reason = rp_arena_sprintf(
                 a, "%s would have to be rewritten, which rampart cannot do here: %s", what,
                 nonempty(v->reason, "a policy rewrote it"));
+            rp_hook_told(out, RP_DENY, reason);
         }
     }
     if (v->result != RP_ALLOW && reason == NULL)

@@ -308,8 +308,9 @@ int rp_store_set_transcript_offset(rp_store *s, const char *session_id, const ch
 
 static bool is_known_result(const char *result)
 {
-    /* ABSTAIN appears when `rampart eval --policy` audits a single abstaining policy. */
-    static const char *const known[] = {"ALLOW", "ASK", "DENY", "ABSTAIN"};
+    /* ABSTAIN appears when `rampart eval --policy` audits a single abstaining policy; REDACT is
+     * an ALLOW whose input a policy rewrote (the host ran the rewritten input). */
+    static const char *const known[] = {"ALLOW", "ASK", "DENY", "ABSTAIN", "REDACT"};
     for (size_t i = 0; i < sizeof known / sizeof known[0]; i++) {
         if (strcmp(result, known[i]) == 0) {
             return true;
@@ -333,7 +334,7 @@ int rp_store_audit(rp_store *s, const rp_audit_row *row)
         return -1;
     }
     if (!is_known_result(row->result)) {
-        rp_store_set_error(s, "audit result '%s' is not ALLOW, ASK, DENY or ABSTAIN", row->result);
+        rp_store_set_error(s, "audit result '%s' is not ALLOW, ASK, DENY, ABSTAIN or REDACT", row->result);
         return -1;
     }
     rp_audit_row checked = *row;

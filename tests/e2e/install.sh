@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # install.sh BINARY SOURCE_DIR — `rampart install`, `uninstall` and `doctor` through the real
 # binary, with HOME in a temp dir: for every host the exact file a fresh install writes, doctor
-# saying ok (Codex: not trusted), uninstall giving back the original (no file, or the same bytes
+# saying ok (Codex: OFF until trusted), uninstall giving back the original (no file, or the same bytes
 # of a file with unrelated content), idempotence, the backup, --project, --dry-run, -c, a path
 # that needs quoting, a file that is not JSON left untouched, and doctor finding BROKEN hooks (a
-# missing binary, a config that does not load, a settings file that does not parse).
+# missing binary, a config that does not load, a settings file that does not parse). Then
+# `rampart init` and the starter config install writes when there is none (issue 15, point 10),
+# and every silent off-switch doctor detects and install warns about (point 9).
 set -u
 . "$(dirname "$0")/lib.sh"
 e2e_init install "$1" "$2"
@@ -63,6 +65,12 @@ for host in claude-code codex cursor gemini; do
     f=$(settings_path "$host")
     run_rampart "$OUT" "$ERR" install "$host"
     expect_rc "$host: install into a missing file" 0
+    if [ "$host" = claude-code ]; then
+        # No config anywhere: a hook would allow everything, so install writes the starter.
+        check "install without a config writes the starter config and says so" \
+            grep -qF "the starter config was written to $XDG_CONFIG_HOME/rampart/config.yaml" "$OUT"
+        check "the starter config is there" test -s "$XDG_CONFIG_HOME/rampart/config.yaml"
+    fi
     expected_fresh "$host" "$BIN hook $host" >"$TMP/want"
     if cmp -s "$f" "$TMP/want"; then pass "$host: the fresh file is exact"; else
         fail "$host: the fresh file is exact" "$(diff "$TMP/want" "$f" | head -20)"; fi
@@ -75,12 +83,12 @@ for host in claude-code codex cursor gemini; do
 
     run_rampart "$OUT" "$ERR" doctor
     if [ "$host" = codex ]; then
-        expect_rc "codex: doctor" 0
-        check "codex: doctor says trust is unverified" \
-            grep -q '^codex: ok (hook in .*), but TRUST UNVERIFIED: .*run `codex`, review the rampart hook and trust it$' "$OUT"
+        expect_rc "codex: doctor (an untrusted hook is off)" 1
+        check "codex: doctor says the hook is not trusted and how to trust it" \
+            grep -q '^codex: OFF: Codex will not run 6 of rampart.s 6 hook handlers (SessionStart first) in ~/.codex/hooks.json: not trusted, .*"Trust all and continue"' "$OUT"
     else
         expect_rc "$host: doctor" 0
-        line="$host: ok (hook in ~/${f#"$HOME"/} → $BIN, default config ok)"
+        line="$host: ok (hook in ~/${f#"$HOME"/} → $BIN, default config ok (6 policies))"
         check "$host: doctor says ok" grep -qxF "$line" "$OUT"
     fi
 
@@ -92,7 +100,8 @@ for host in claude-code codex cursor gemini; do
 done
 
 run_rampart "$OUT" "$ERR" install codex
-check "codex: install tells how to trust the hook" grep -q 'Codex runs a hook only once it is trusted' "$OUT"
+check "codex: install warns that the hook will not run until trusted, and how" \
+    grep -q 'warning: codex: the hook is installed but will not run: Codex will not run 6 of .*not trusted.*Trust all and continue' "$ERR"
 "$BIN" uninstall codex >/dev/null 2>&1
 
 # ---- unrelated content survives install/uninstall byte for byte ----
@@ -179,7 +188,7 @@ run_rampart "$OUT" "$ERR" install gemini -c "$TMP/good.yaml"
 expect_rc "install -c with a config that loads" 0
 check "the hook names the config" grep -q "\"command\": \"$BIN hook gemini -c $TMP/good.yaml\"" "$HOME/.gemini/settings.json"
 run_rampart "$OUT" "$ERR" doctor
-check "doctor: config ok" grep -qxF "gemini: ok (hook in ~/.gemini/settings.json → $BIN, config ok)" "$OUT"
+check "doctor: config ok" grep -qxF "gemini: ok (hook in ~/.gemini/settings.json → $BIN, config ok (1 policy))" "$OUT"
 printf 'policies:\n  loop:\n    type: function\n    handler: no_such_policy\n' >"$TMP/good.yaml"
 run_rampart "$OUT" "$ERR" doctor
 expect_rc "doctor with a config that no longer loads" 1
@@ -199,7 +208,7 @@ RC=$?
 expect_rc "install from a path with a space" 0
 check "the command quotes the path" grep -qF "\"command\": \"'$TMP/my bin/rampart' hook claude-code\"" "$HOME/.claude/settings.json"
 run_rampart "$OUT" "$ERR" doctor
-check "doctor follows the quoted path" grep -qxF "claude-code: ok (hook in ~/.claude/settings.json → $TMP/my bin/rampart, default config ok)" "$OUT"
+check "doctor follows the quoted path" grep -qxF "claude-code: ok (hook in ~/.claude/settings.json → $TMP/my bin/rampart, default config ok (6 policies))" "$OUT"
 # The real binary replaces the moved one's command (one handler per event, not two).
 run_rampart "$OUT" "$ERR" install claude-code
 check "re-install from another path updates the command" test "$(grep -c "\"command\": \"$BIN hook claude-code\"" "$HOME/.claude/settings.json")" -eq 8
@@ -215,7 +224,7 @@ run_rampart "$OUT" "$ERR" install cursor --project
 expect_rc "install --project" 0
 check "install --project writes ./.cursor/hooks.json" test -f "$TMP/proj/.cursor/hooks.json"
 run_rampart "$OUT" "$ERR" doctor --project
-check "doctor --project sees it" grep -qxF "cursor: ok (hook in $TMP/proj/.cursor/hooks.json → $BIN, default config ok)" "$OUT"
+check "doctor --project sees it" grep -qxF "cursor: ok (hook in $TMP/proj/.cursor/hooks.json → $BIN, default config ok (6 policies))" "$OUT"
 run_rampart "$OUT" "$ERR" uninstall cursor --project
 check "uninstall --project removes it" test ! -e "$TMP/proj/.cursor/hooks.json"
 cd "$TMP" || exit 2
@@ -233,7 +242,7 @@ for host in pi opencode; do
     run_rampart "$OUT" "$ERR" install "$host"
     check "$host: install again says already installed" grep -q "^$host: already installed" "$OUT"
     run_rampart "$OUT" "$ERR" doctor
-    check "$host: doctor says ok" grep -qxF "$host: ok (extension ~/${f#"$HOME"/} → $BIN, default config ok)" "$OUT"
+    check "$host: doctor says ok" grep -qxF "$host: ok (extension ~/${f#"$HOME"/} → $BIN, default config ok (6 policies))" "$OUT"
     run_rampart "$OUT" "$ERR" uninstall "$host"
     expect_rc "$host: uninstall" 0
     check "$host: uninstall deletes the extension" test ! -e "$f"
@@ -249,6 +258,143 @@ for host in pi opencode; do
 done
 run_rampart "$OUT" "$ERR" install pi -c "$TMP/good.yaml"
 expect_rc "install pi -c is a usage error" 2
+
+# ---- rampart init: the starter config (issue 15, point 10) ----
+CFG=$XDG_CONFIG_HOME/rampart/config.yaml
+rm -f "$CFG"
+run_rampart "$OUT" "$ERR" init
+expect_rc "init writes the starter config" 0
+check "init says where" grep -qF "wrote the starter config to $CFG" "$OUT"
+run_rampart "$OUT" "$ERR" validate "$CFG"
+expect_rc "the starter config validates" 0
+cp "$CFG" "$TMP/starter"
+echo '# mine' >>"$CFG"
+run_rampart "$OUT" "$ERR" init
+expect_rc "init refuses to replace an existing config" 1
+check "init says it did not replace it" grep -q "already exists; not replacing it" "$ERR"
+check "the existing config is untouched" grep -qx '# mine' "$CFG"
+run_rampart "$OUT" "$ERR" init --force
+expect_rc "init --force" 0
+check "init --force replaces it" cmp -s "$CFG" "$TMP/starter"
+hook_pre() {
+    printf '{"session_id":"init","cwd":"/tmp","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"%s"},"tool_use_id":"%s"}' "$1" "$2" |
+        "$BIN" hook claude-code >"$OUT" 2>"$ERR"
+}
+hook_pre 'rm -rf /' init-1
+check "with the starter config, rm -rf / is denied" grep -q '"permissionDecision":"deny"' "$OUT"
+hook_pre 'git push --force origin main' init-2
+check "with the starter config, git push --force is denied or asked" \
+    grep -qE '"permissionDecision":"(deny|ask)"' "$OUT"
+hook_pre 'ls -la' init-3
+check "with the starter config, ls is allowed (nothing said)" test ! -s "$OUT"
+
+# A config that loads but has no policy guards nothing: doctor says so.
+printf 'on_error: deny\n' >"$CFG"
+"$BIN" install claude-code >/dev/null 2>&1
+run_rampart "$OUT" "$ERR" doctor
+expect_rc "doctor with a config that has no policy" 1
+check "doctor says every call is allowed and to run rampart init" grep -qF \
+    'claude-code: BROKEN: the config (no -c; the user and system config) has no policy, so every call is allowed: run `rampart init` to write a starter config' "$OUT"
+cp "$TMP/starter" "$CFG"
+"$BIN" uninstall claude-code >/dev/null 2>&1
+
+# ---- silent off-switches: doctor detects each, install warns (issue 15, point 9) ----
+# Claude Code: disableAllHooks, in the user settings or the project's local settings.
+mkdir -p "$HOME/.claude"
+printf '{"disableAllHooks": true}\n' >"$HOME/.claude/settings.json"
+run_rampart "$OUT" "$ERR" install claude-code
+check "claude-code: install warns that disableAllHooks turns the hook off" grep -qF \
+    'warning: claude-code: the hook is installed but will not run: disableAllHooks is true in ~/.claude/settings.json' "$ERR"
+run_rampart "$OUT" "$ERR" doctor
+expect_rc "claude-code: doctor with disableAllHooks" 1
+check "claude-code: doctor says disableAllHooks is on and what to do" grep -qF \
+    "claude-code: OFF: disableAllHooks is true in ~/.claude/settings.json, so Claude Code runs no hook (rampart's included): remove it or set it to false" "$OUT"
+"$BIN" uninstall claude-code >/dev/null 2>&1
+rm -f "$HOME/.claude/settings.json" "$HOME/.claude/settings.json.rampart-backup"
+"$BIN" install claude-code >/dev/null 2>&1
+mkdir -p "$TMP/cproj/.claude"
+printf '{"disableAllHooks": true}\n' >"$TMP/cproj/.claude/settings.local.json"
+(cd "$TMP/cproj" && "$BIN" doctor >"$OUT" 2>"$ERR")
+check "claude-code: doctor finds disableAllHooks in the project's local settings" grep -qF \
+    "claude-code: OFF: disableAllHooks is true in $TMP/cproj/.claude/settings.local.json" "$OUT"
+"$BIN" uninstall claude-code >/dev/null 2>&1
+
+# Codex: trust, as Codex keeps it in ~/.codex/config.toml (the hash is Codex's; the unit test
+# test_hosts_codex_trust pins it to what Codex itself computes).
+codex_trust() {
+    python3 - "$HOME/.codex/hooks.json" >"$HOME/.codex/config.toml" <<'PY'
+import hashlib, json, re, sys
+path = sys.argv[1]
+doc = json.load(open(path))
+for event, groups in doc["hooks"].items():
+    label = re.sub(r"(?<!^)([A-Z])", r"_\1", event).lower()
+    for g, group in enumerate(groups):
+        for h, handler in enumerate(group["hooks"]):
+            ident = {"event_name": label, "hooks": [{"type": "command", "command": handler["command"],
+                     "timeout": handler.get("timeout", 600), "async": False}]}
+            if "matcher" in group:
+                ident["matcher"] = group["matcher"]
+            canon = json.dumps(ident, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+            print('[hooks.state."%s:%s:%d:%d"]' % (path, label, g, h))
+            print('trusted_hash = "sha256:%s"\n' % hashlib.sha256(canon.encode()).hexdigest())
+PY
+}
+"$BIN" install codex >/dev/null 2>&1
+codex_trust
+run_rampart "$OUT" "$ERR" doctor
+expect_rc "codex: doctor with the hook trusted" 0
+check "codex: doctor says the hook is trusted" grep -qxF \
+    "codex: ok (hook in ~/.codex/hooks.json → $BIN, default config ok (6 policies), trusted in Codex)" "$OUT"
+run_rampart "$OUT" "$ERR" install codex -c "$TMP/starter"
+check "codex: re-install with another -c warns that Codex's trust is reset" grep -q \
+    'warning: codex: the hook is installed but will not run: Codex will not run 6 of .*: changed since you trusted it (another binary or -c)' "$ERR"
+run_rampart "$OUT" "$ERR" doctor
+expect_rc "codex: doctor with the hook changed since it was trusted" 1
+check "codex: doctor says it changed since it was trusted" grep -q \
+    '^codex: OFF: Codex will not run 6 of rampart.s 6 hook handlers .*changed since you trusted it' "$OUT"
+codex_trust
+printf '\n[features]\nhooks = false\n' >>"$HOME/.codex/config.toml"
+run_rampart "$OUT" "$ERR" doctor
+check "codex: doctor says [features] hooks = false turns every hook off" grep -qF \
+    'codex: OFF: [features] hooks = false in ~/.codex/config.toml, so Codex runs no hook: remove it' "$OUT"
+"$BIN" uninstall codex >/dev/null 2>&1
+rm -f "$HOME/.codex/config.toml"
+
+# Gemini CLI: a project install in a folder it does not trust is never loaded.
+mkdir -p "$TMP/gproj" "$HOME/.gemini"
+gproj=$(cd "$TMP/gproj" && pwd -P)
+cd "$gproj" || exit 2
+run_rampart "$OUT" "$ERR" install gemini --project
+check "gemini: a project install in an untrusted folder warns, and says how to trust it" grep -qF \
+    "warning: gemini: the hook is installed but will not run: Gemini CLI does not trust this folder" "$ERR"
+run_rampart "$OUT" "$ERR" doctor --project
+expect_rc "gemini: doctor --project in an untrusted folder" 1
+check "gemini: doctor --project says the folder is not trusted and how to trust it" grep -qF \
+    "gemini: OFF: Gemini CLI does not trust this folder, and loads no hook of an untrusted folder (--skip-trust does not load its .gemini/settings.json either): run \`gemini\` here and choose \"Trust folder\", or add \"$gproj\": \"TRUST_FOLDER\" to ~/.gemini/trustedFolders.json" "$OUT"
+printf '{"%s": "TRUST_FOLDER"}\n' "$gproj" >"$HOME/.gemini/trustedFolders.json"
+run_rampart "$OUT" "$ERR" doctor --project
+expect_rc "gemini: doctor --project in a trusted folder" 0
+check "gemini: ok once the folder is trusted" grep -q '^gemini: ok (hook in ' "$OUT"
+python3 -c 'import json,sys; p=sys.argv[1]; d=json.load(open(p)); d["hooksConfig"]={"enabled": False}; json.dump(d, open(p, "w"))' .gemini/settings.json
+run_rampart "$OUT" "$ERR" doctor --project
+check "gemini: doctor says hooksConfig.enabled: false turns hooks off" grep -qF \
+    "gemini: OFF: hooksConfig.enabled is false in $gproj/.gemini/settings.json, so Gemini CLI runs no hook: remove it" "$OUT"
+rm -rf "$gproj/.gemini"
+cd "$TMP" || exit 2
+# A user install runs everywhere but in the folders marked DO_NOT_TRUST.
+"$BIN" install gemini >/dev/null 2>&1
+printf '{"/srv/secret": "DO_NOT_TRUST"}\n' >"$HOME/.gemini/trustedFolders.json"
+run_rampart "$OUT" "$ERR" doctor
+check "gemini: doctor names the DO_NOT_TRUST folders where no hook runs" grep -qF \
+    "but Gemini CLI runs no hook, rampart's included, in the folders marked DO_NOT_TRUST in ~/.gemini/trustedFolders.json (/srv/secret)" "$OUT"
+"$BIN" uninstall gemini >/dev/null 2>&1
+rm -f "$HOME/.gemini/trustedFolders.json"
+# Pi reads its extensions elsewhere when PI_CODING_AGENT_DIR is set.
+"$BIN" install pi >/dev/null 2>&1
+PI_CODING_AGENT_DIR=$TMP/pi-elsewhere "$BIN" doctor >"$OUT" 2>"$ERR"
+check "pi: doctor says PI_CODING_AGENT_DIR points Pi elsewhere" grep -qF \
+    "pi: OFF: PI_CODING_AGENT_DIR is $TMP/pi-elsewhere, so Pi started from this environment loads its extensions from $TMP/pi-elsewhere/extensions/, not ~/.pi/agent/extensions/rampart.ts" "$OUT"
+"$BIN" uninstall pi >/dev/null 2>&1
 
 # ---- usage errors ----
 run_rampart "$OUT" "$ERR" install

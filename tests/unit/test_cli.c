@@ -98,7 +98,7 @@ static void test_command_table(void **state)
     (void)state;
     size_t n = 0;
     const rp_cli_command *const *all = rp_cli_commands(&n);
-    assert_int_equal(n, 15);
+    assert_int_equal(n, 16);
     for (size_t i = 0; i < n; i++) {
         assert_non_null(all[i]->run);
         assert_non_null(strstr(all[i]->usage, "usage: rampart "));

@@ -322,12 +322,25 @@ static void test_answer_rewrite(void **state)
 {
     fx *f = *state;
     assert_int_equal(parse(f, doc_bash), 0);
-    /* updatedInput replaces the whole input: the unchanged fields are copied. */
-    expect_answer(f, RP_ALLOW, NULL,
+    /* updatedInput replaces the whole input: the unchanged fields are copied. It comes without
+     * a permissionDecision, so Claude's own rules and prompts still decide about the rewritten
+     * call (an "allow" would approve it); allow_overrides makes it the explicit allow. */
+    rp_host_settings overrides = {.allow_overrides = true};
+    expect_answer(f, RP_ALLOW, "deny_secrets: Secrets redacted",
                   "{\"name\":\"Bash\",\"arguments\":{\"command\":\"npm test [REDACTED]\","
                   "\"description\":\"Run test suite\",\"timeout\":120000,"
                   "\"run_in_background\":false}}",
                   NULL,
+                  "{\"hookSpecificOutput\":{\"hookEventName\":\"PreToolUse\","
+                  "\"updatedInput\":{\"command\":\"npm test "
+                  "[REDACTED]\",\"description\":\"Run test suite\",\"timeout\":120000,"
+                  "\"run_in_background\":false}}}\n",
+                  "", 0);
+    expect_answer(f, RP_ALLOW, NULL,
+                  "{\"name\":\"Bash\",\"arguments\":{\"command\":\"npm test [REDACTED]\","
+                  "\"description\":\"Run test suite\",\"timeout\":120000,"
+                  "\"run_in_background\":false}}",
+                  &overrides,
                   "{\"hookSpecificOutput\":{\"hookEventName\":\"PreToolUse\","
                   "\"permissionDecision\":\"allow\",\"updatedInput\":{\"command\":\"npm test "
                   "[REDACTED]\",\"description\":\"Run test suite\",\"timeout\":120000,"
@@ -364,7 +377,7 @@ static void test_answer_rewrite(void **state)
                   "{\"purpose\":\"review\",\"subagent_type\":\"Plan\",\"prompt\":\"key [R]\"}}}",
                   NULL,
                   "{\"hookSpecificOutput\":{\"hookEventName\":\"PreToolUse\","
-                  "\"permissionDecision\":\"allow\",\"updatedInput\":{\"prompt\":\"key [R]\","
+                  "\"updatedInput\":{\"prompt\":\"key [R]\","
                   "\"subagent_type\":\"Plan\"}}}\n",
                   "", 0);
 }

@@ -358,11 +358,21 @@ static void test_answers_before_tool(void **state)
                              NULL, 0};
     assert_answer(SHELL_LS, RP_ASK, "check ls", NULL, NULL, ask);
     assert_answer(SHELL_LS, RP_ASK, "check ls", NULL, &exit2, ask);
-    /* A rewrite: the new arguments, which Gemini merges over the model's. */
+    /* A rewrite: the new arguments, which Gemini merges over the model's whatever the
+     * decision, so there is none: Gemini's own policy still decides (an explicit allow only
+     * with allow_overrides). */
     assert_answer(WRITE_ENV, RP_ALLOW, "Secrets redacted",
                   "{\"name\":\"write_file\",\"arguments\":{\"file_path\":\"/w/.env\","
                   "\"content\":\"KEY=[REDACTED]\"}}",
                   NULL,
+                  (answer_want){"{\"hookSpecificOutput\":{"
+                                "\"hookEventName\":\"BeforeTool\",\"tool_input\":{"
+                                "\"file_path\":\"/w/.env\",\"content\":\"KEY=[REDACTED]\"}}}\n",
+                                NULL, 0});
+    assert_answer(WRITE_ENV, RP_ALLOW, "Secrets redacted",
+                  "{\"name\":\"write_file\",\"arguments\":{\"file_path\":\"/w/.env\","
+                  "\"content\":\"KEY=[REDACTED]\"}}",
+                  &overrides,
                   (answer_want){"{\"decision\":\"allow\",\"hookSpecificOutput\":{"
                                 "\"hookEventName\":\"BeforeTool\",\"tool_input\":{"
                                 "\"file_path\":\"/w/.env\",\"content\":\"KEY=[REDACTED]\"}}}\n",

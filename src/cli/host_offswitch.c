@@ -1,0 +1,355 @@
+/* host_offswitch.c — what keeps an installed hook from running, per host (host_offswitch.h).
+ *
+ * Each check reads the host's own files the way the host does (as of the pinned versions:
+ * Claude Code 2.1.197, Codex 0.171.0, Gemini CLI 0.61.0) and says what to do in one sentence.
+ * A file that is absent or does not parse turns nothing off here: the host would not read it
+ * either, or doctor reports the parse error of the file it installed into. */
+#include <dirent.h>
+#include <errno.h>
+#include <libgen.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli/host_offswitch.h"
+#include "core/arena.h"
+#include "core/json.h"
+#include "hosts/codex_trust.h"
+#include "hosts/install_targets.h"
+#include "hosts/settings_splice.h"
+
+#define CLAUDE_MANAGED_DIR     "/etc/claude-code"
+#define GEMINI_SYSTEM_SETTINGS "/etc/gemini-cli/settings.json"
+
+/* Reads a whole file into b (NUL-terminated). False when it cannot be read. */
+static bool slurp(const char *path, rp_buf *b)
+{
+    rp_buf_reset(b);
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return false;
+    char chunk[8192];
+    size_t n;
+    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
+        rp_buf_append(b, chunk, n);
+    fclose(f);
+    rp_buf_append(b, "", 0);
+    return true;
+}
+
+/* The JSON object in path, or NULL (absent, unreadable or not an object). */
+static const rp_json *read_json(rp_arena *a, const char *path)
+{
+    rp_buf b = {0};
+    const rp_json *v = NULL;
+    if (slurp(path, &b)) {
+        rp_json_error err;
+        v = rp_json_parse(a, b.data, b.len, &err);
+    }
+    rp_buf_free(&b);
+    return rp_json_is_object(v) ? v : NULL;
+}
+
+static bool is_true(const rp_json *v)
+{
+    return v && v->type == RP_JSON_BOOL && v->v.b;
+}
+
+static bool is_false(const rp_json *v)
+{
+    return v && v->type == RP_JSON_BOOL && !v->v.b;
+}
+
+/* A path for messages: $HOME shown as ~. */
+static const char *shown(rp_arena *a, const char *path)
+{
+    const char *home = getenv("HOME");
+    size_t n = home ? strlen(home) : 0;
+    if (n > 1 && strncmp(path, home, n) == 0 && path[n] == '/')
+        return rp_arena_sprintf(a, "~%s", path + n);
+    return path;
+}
+
+static void say(rp_buf *b, const char *text)
+{
+    if (b->len)
+        rp_buf_puts(b, "; ");
+    rp_buf_puts(b, text);
+}
+
+static bool env_is(const char *name, const char *value)
+{
+    const char *v = getenv(name);
+    return v && strcmp(v, value) == 0;
+}
+
+static bool env_truthy(const char *name)
+{
+    const char *v = getenv(name);
+    return v && v[0] && strcmp(v, "0") != 0 && strcmp(v, "false") != 0;
+}
+
+/* ---- Claude Code ---- */
+
+static void claude_file(rp_arena *a, const char *path, bool managed, rp_buf *off)
+{
+    const rp_json *s = read_json(a, path);
+    if (is_true(rp_json_get(s, "disableAllHooks")))
+        say(off, rp_arena_sprintf(a,
+                                  "disableAllHooks is true in %s, so Claude Code runs no hook "
+                                  "(rampart's included): %s",
+                                  shown(a, path),
+                                  managed ? "ask your administrator to remove it"
+                                          : "remove it or set it to false"));
+    if (managed && is_true(rp_json_get(s, "allowManagedHooksOnly")))
+        say(off, rp_arena_sprintf(a,
+                                  "allowManagedHooksOnly is true in %s, so Claude Code runs "
+                                  "only managed hooks: ask your administrator to put rampart's "
+                                  "hook in the managed settings",
+                                  path));
+}
+
+static void claude(rp_arena *a, rp_buf *off)
+{
+    const char *home = getenv("HOME");
+    if (home)
+        claude_file(a, rp_arena_sprintf(a, "%s/.claude/settings.json", home), false, off);
+    char cwd[PATH_MAX];
+    if (getcwd(cwd, sizeof cwd)) {
+        claude_file(a, rp_arena_sprintf(a, "%s/.claude/settings.json", cwd), false, off);
+        claude_file(a, rp_arena_sprintf(a, "%s/.claude/settings.local.json", cwd), false, off);
+    }
+    claude_file(a, CLAUDE_MANAGED_DIR "/managed-settings.json", true, off);
+    DIR *d = opendir(CLAUDE_MANAGED_DIR "/managed-settings.d");
+    for (struct dirent *e; d && (e = readdir(d)) != NULL;) {
+        size_t n = strlen(e->d_name);
+        if (n > 5 && strcmp(e->d_name + n - 5, ".json") == 0)
+            claude_file(a,
+                        rp_arena_sprintf(a, CLAUDE_MANAGED_DIR "/managed-settings.d/%s", e->d_name),
+                        true, off);
+    }
+    if (d)
+        closedir(d);
+    if (env_truthy("CLAUDE_CODE_SIMPLE"))
+        say(off, "CLAUDE_CODE_SIMPLE is set (what `claude --bare` sets), so Claude Code "
+                 "started from this environment runs no hook: unset it");
+    if (env_truthy("CLAUDE_CODE_SAFE_MODE"))
+        say(off, "CLAUDE_CODE_SAFE_MODE is set, so Claude Code started from this environment "
+                 "runs only managed hooks: unset it");
+}
+
+/* ---- Codex ---- */
+
+static void codex(rp_arena *a, bool project, const char *hook_file, const char *text, size_t len,
+                  rp_buf *off)
+{
+    const char *home = getenv("HOME");
+    rp_buf toml = {0};
+    if (home)
+        slurp(rp_arena_sprintf(a, "%s/.codex/config.toml", home), &toml);
+    char cwd[PATH_MAX];
+    const char *dir = project && getcwd(cwd, sizeof cwd) ? cwd : NULL;
+    rp_codex_trust t;
+    char err[256];
+    if (rp_codex_trust_check(hook_file, text, len, toml.data, dir, &t, err, sizeof err) != 0) {
+        rp_buf_free(&toml);
+        return; /* the file doctor read does not parse: reported there */
+    }
+    rp_buf_free(&toml);
+    if (t.hooks_off)
+        say(off, "[features] hooks = false in ~/.codex/config.toml, so Codex runs no hook: "
+                 "remove it");
+    if (t.project_untrusted)
+        say(off, rp_arena_sprintf(a,
+                                  "Codex does not trust this project, so it loads %s disabled: "
+                                  "run `codex` here and trust the project (or set "
+                                  "[projects.\"%s\"] trust_level = \"trusted\" in "
+                                  "~/.codex/config.toml)",
+                                  shown(a, hook_file), dir));
+    size_t idle = t.untrusted + t.modified + t.disabled;
+    if (idle == 0)
+        return;
+    const char *why = t.modified && !t.untrusted
+                          ? "changed since you trusted it (another binary or -c), and Codex "
+                            "runs a changed hook only once it is trusted again"
+                      : t.modified  ? "not trusted, or changed since it was trusted"
+                      : t.untrusted ? "not trusted, and Codex runs an untrusted hook not at all"
+                                    : "disabled in Codex";
+    say(off, rp_arena_sprintf(a,
+                              "Codex will not run %zu of rampart's %zu hook handlers (%s first) "
+                              "in %s: %s. %s",
+                              idle, t.ours, t.event, shown(a, hook_file), why,
+                              t.untrusted + t.modified
+                                  ? "Start `codex`, and at \"Hooks need review\" choose \"Trust "
+                                    "all and continue\" (or review them in /hooks)"
+                                  : "Enable them in Codex's /hooks"));
+}
+
+/* ---- Gemini CLI ---- */
+
+/* Is `sub` the directory `dir` or inside it? */
+static bool subpath(const char *dir, const char *sub)
+{
+    size_t n = strlen(dir);
+    while (n > 1 && dir[n - 1] == '/')
+        n--;
+    return strncmp(dir, sub, n) == 0 && (sub[n] == '\0' || sub[n] == '/' || n == 1);
+}
+
+/* Gemini's trust of a folder (its isPathTrusted): the longest rule that contains the folder
+ * decides; TRUST_PARENT trusts the rule's parent. 1 trusted, 0 DO_NOT_TRUST, -1 no rule. */
+static int gemini_trust(rp_arena *a, const rp_json *rules, const char *folder)
+{
+    size_t best = 0;
+    int trust = -1;
+    for (uint32_t i = 0; rp_json_is_object(rules) && i < rules->len; i++) {
+        const rp_json_member *m = &rules->v.members[i];
+        const char *level = rp_json_str(&m->value);
+        if (!level)
+            continue;
+        char buf[PATH_MAX], real[PATH_MAX];
+        snprintf(buf, sizeof buf, "%s", m->key);
+        const char *dir = strcmp(level, "TRUST_PARENT") == 0 ? dirname(buf) : buf;
+        dir = realpath(dir, real) ? real : dir;
+        if (subpath(dir, folder) && m->key_len + 1 > best) {
+            best = m->key_len + 1;
+            trust = strcmp(level, "DO_NOT_TRUST") == 0 ? 0 : 1;
+        }
+    }
+    (void)a;
+    return trust;
+}
+
+static void gemini_settings(rp_arena *a, const char *path, const char *hook_command, rp_buf *off,
+                            bool *folder_trust)
+{
+    const rp_json *s = read_json(a, path);
+    const rp_json *hc = rp_json_get(s, "hooksConfig");
+    if (is_false(rp_json_get(hc, "enabled")))
+        say(off, rp_arena_sprintf(a,
+                                  "hooksConfig.enabled is false in %s, so Gemini CLI runs no "
+                                  "hook: remove it",
+                                  shown(a, path)));
+    const rp_json *disabled = rp_json_get(hc, "disabled");
+    for (uint32_t i = 0; rp_json_is_array(disabled) && i < disabled->len; i++) {
+        const char *name = rp_json_str(&disabled->v.items[i]);
+        if (name && ((hook_command && strcmp(name, hook_command) == 0) ||
+                     rp_splice_is_our_command(name, "gemini") || strcmp(name, "rampart") == 0)) {
+            say(off, rp_arena_sprintf(a,
+                                      "hooksConfig.disabled in %s lists rampart's hook, so "
+                                      "Gemini CLI skips it: remove \"%s\" from it",
+                                      shown(a, path), name));
+            break;
+        }
+    }
+    if (is_false(rp_json_get(rp_json_get(rp_json_get(s, "security"), "folderTrust"), "enabled")))
+        *folder_trust = false;
+}
+
+/* The command of rampart's first handler in Gemini's settings text. */
+static void first_command(void *self, const char *command)
+{
+    const char **out = self;
+    if (!*out)
+        *out = strdup(command);
+}
+
+static void gemini(rp_arena *a, bool project, const char *hook_text, size_t hook_len, rp_buf *off,
+                   rp_buf *caveat)
+{
+    const char *command = NULL;
+    rp_splice_error serr;
+    rp_splice_spec spec = rp_install_spec(rp_install_target_find("gemini"), "");
+    rp_splice_find_ours(hook_text, hook_len, &spec, first_command, &command, &serr);
+    const char *ours = command ? rp_arena_sprintf(a, "%s", command) : NULL;
+    free((char *)command);
+
+    const char *home = getenv("HOME");
+    char cwd[PATH_MAX];
+    bool have_cwd = getcwd(cwd, sizeof cwd) != NULL;
+    bool folder_trust = true; /* Gemini's default (security.folderTrust.enabled) */
+    const char *sys = getenv("GEMINI_CLI_SYSTEM_SETTINGS_PATH");
+    gemini_settings(a, sys && sys[0] ? sys : GEMINI_SYSTEM_SETTINGS, ours, off, &folder_trust);
+    if (home)
+        gemini_settings(a, rp_arena_sprintf(a, "%s/.gemini/settings.json", home), ours, off,
+                        &folder_trust);
+    if (have_cwd)
+        gemini_settings(a, rp_arena_sprintf(a, "%s/.gemini/settings.json", cwd), ours, off,
+                        &folder_trust);
+
+    if (env_is("GEMINI_CLI_TRUST_WORKSPACE", "false") || env_is("GEMINI_RESTRICTED_MODE", "true"))
+        say(off, "GEMINI_CLI_TRUST_WORKSPACE=false or GEMINI_RESTRICTED_MODE=true is set, so "
+                 "Gemini CLI started from this environment trusts no folder and runs no hook: "
+                 "unset it");
+    if (!folder_trust || env_is("GEMINI_CLI_TRUST_WORKSPACE", "true"))
+        return;
+    const char *tf = getenv("GEMINI_CLI_TRUSTED_FOLDERS_PATH");
+    const char *tf_path = tf && tf[0] ? tf
+                          : home      ? rp_arena_sprintf(a, "%s/.gemini/trustedFolders.json", home)
+                                      : NULL;
+    const rp_json *rules = tf_path ? read_json(a, tf_path) : NULL;
+    char real[PATH_MAX];
+    const char *here = have_cwd && realpath(cwd, real) ? real : cwd;
+    if (project && have_cwd && gemini_trust(a, rules, here) != 1)
+        say(off, rp_arena_sprintf(a,
+                                  "Gemini CLI does not trust this folder, and loads no hook of "
+                                  "an untrusted folder (--skip-trust does not load its "
+                                  ".gemini/settings.json either): run `gemini` here and choose "
+                                  "\"Trust folder\", or add \"%s\": \"TRUST_FOLDER\" to %s",
+                                  here, tf_path ? shown(a, tf_path) : "trustedFolders.json"));
+    if (project)
+        return;
+    /* A user install runs everywhere but in the folders the user declined to trust. */
+    rp_buf list = {0};
+    for (uint32_t i = 0; rp_json_is_object(rules) && i < rules->len; i++)
+        if (strcmp(rp_json_str(&rules->v.members[i].value) ? rp_json_str(&rules->v.members[i].value)
+                                                           : "",
+                   "DO_NOT_TRUST") == 0)
+            rp_buf_printf(&list, "%s%s", list.len ? ", " : "", rules->v.members[i].key);
+    if (list.len)
+        say(caveat, rp_arena_sprintf(a,
+                                     "Gemini CLI runs no hook, rampart's included, in the folders "
+                                     "marked DO_NOT_TRUST in %s (%s): trust them, or run no "
+                                     "agent there",
+                                     shown(a, tf_path), list.data));
+    rp_buf_free(&list);
+}
+
+/* ---- Pi ---- */
+
+/* Pi reads its user extensions from $PI_CODING_AGENT_DIR/extensions when that is set. */
+static void pi(rp_arena *a, bool project, const char *hook_file, rp_buf *off)
+{
+    const char *dir = getenv("PI_CODING_AGENT_DIR");
+    if (project || !dir || !dir[0])
+        return;
+    const char *want = rp_arena_sprintf(a, "%s/extensions/", dir);
+    if (strncmp(hook_file, want, strlen(want)) != 0)
+        say(off, rp_arena_sprintf(a,
+                                  "PI_CODING_AGENT_DIR is %s, so Pi started from this environment "
+                                  "loads its extensions from %s, not %s: unset it, or "
+                                  "copy the extension there",
+                                  dir, want, shown(a, hook_file)));
+}
+
+void rp_cli_host_offswitch(const char *host, bool project, const char *hook_file,
+                           const char *hook_text, size_t hook_len, rp_buf *off, rp_buf *caveat)
+{
+    rp_arena a = {0};
+    rp_arena_init(&a, 16 * 1024);
+    if (strcmp(host, "claude-code") == 0)
+        claude(&a, off);
+    else if (strcmp(host, "codex") == 0)
+        codex(&a, project, hook_file, hook_text, hook_len, off);
+    else if (strcmp(host, "gemini") == 0)
+        gemini(&a, project, hook_text, hook_len, off, caveat);
+    else if (strcmp(host, "pi") == 0)
+        pi(&a, project, hook_file, off);
+    else if (strcmp(host, "opencode") == 0 && project &&
+             env_truthy("OPENCODE_DISABLE_PROJECT_CONFIG"))
+        say(off, "OPENCODE_DISABLE_PROJECT_CONFIG is set, so opencode started from this "
+                 "environment loads no plugin of the project's .opencode/: unset it");
+    rp_arena_free(&a);
+}

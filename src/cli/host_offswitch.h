@@ -1,0 +1,30 @@
+/* host_offswitch.h — the ways a host keeps an installed rampart hook from running, each said
+ * with what to do (docs/hosts.md, "Silent off-switches"). `rampart doctor` reports them and
+ * `rampart install` warns about them the moment it installs into such a state.
+ *
+ *   claude-code  disableAllHooks: true in the user, project, local or managed settings;
+ *                allowManagedHooksOnly: true in the managed settings; CLAUDE_CODE_SIMPLE
+ *                (--bare) or CLAUDE_CODE_SAFE_MODE in the environment.
+ *   codex        the hook not trusted, or changed since it was trusted, or disabled, in
+ *                ~/.codex/config.toml [hooks.state]; [features] hooks = false; a project
+ *                install in a project Codex does not trust.
+ *   gemini       hooksConfig.enabled: false, or rampart's hook in hooksConfig.disabled; a
+ *                project install in a folder Gemini does not trust (trustedFolders.json);
+ *                folders marked DO_NOT_TRUST (no hook runs there at all);
+ *                GEMINI_CLI_TRUST_WORKSPACE=false or GEMINI_RESTRICTED_MODE=true. */
+#ifndef RAMPART_CLI_HOST_OFFSWITCH_H
+#define RAMPART_CLI_HOST_OFFSWITCH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "core/buf.h"
+
+/* Checks host (whose rampart hook is in hook_file, an absolute path, with text hook_text)
+ * for what turns the hook off. Appends to `off` why it does not run, with what to do (empty
+ * when nothing turns it off), and to `caveat` where it does not run although it is on (e.g.
+ * Gemini's DO_NOT_TRUST folders). `project` is an install in the current directory. */
+void rp_cli_host_offswitch(const char *host, bool project, const char *hook_file,
+                           const char *hook_text, size_t hook_len, rp_buf *off, rp_buf *caveat);
+
+#endif

@@ -1,0 +1,94 @@
+/* test_hosts_codex_trust.c — reading Codex's hook trust (src/hosts/codex_trust.c). The hashes
+ * are the ones Codex 0.171.0 itself reported (`codex app-server`, hooks/list, currentHash) for
+ * a hooks.json of rampart's shape with the command "/usr/local/bin/rampart hook codex", so the
+ * check agrees with Codex, not only with itself. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "hosts/codex_trust.h"
+
+#define PATH "/h/.codex/hooks.json"
+#define GROUP(m)                                                                                   \
+    "[{" m "\"hooks\":[{\"type\":\"command\",\"command\":\"/usr/local/bin/rampart hook "           \
+    "codex\",\"timeout\":5}]}]"
+static const char hooks[] = "{\"hooks\":{\"SessionStart\":" GROUP("") ",\"PreToolUse\":" GROUP(
+    "\"matcher\":\".*\",") ",\"Stop\":[{\"hooks\":[{\"type\":\"command\",\"command\":\"other.sh\"}]"
+                           "}]}}";
+
+/* What Codex reported as currentHash for these two handlers. */
+#define PRE_HASH   "sha256:3ce734a1062c544ce383c2efa97403c46089c5079c22be0c3cdb601a44203031"
+#define START_HASH "sha256:6fb21357f1ce6b8c8fac0ec850532e60e09d30c0cf0e01796d7a804b053a0b9f"
+
+static rp_codex_trust check(const char *toml, const char *project)
+{
+    rp_codex_trust t;
+    char err[128];
+    assert_int_equal(
+        rp_codex_trust_check(PATH, hooks, sizeof hooks - 1, toml, project, &t, err, sizeof err), 0);
+    return t;
+}
+
+static void test_untrusted_without_state(void **state)
+{
+    (void)state;
+    rp_codex_trust t = check(NULL, NULL);
+    assert_int_equal(t.ours, 2); /* other.sh is not ours */
+    assert_int_equal(t.untrusted, 2);
+    assert_int_equal(t.trusted, 0);
+    assert_false(t.hooks_off);
+    assert_false(t.project_untrusted);
+}
+
+static void test_trusted_with_codex_hashes(void **state)
+{
+    (void)state;
+    /* The table form Codex writes, and the inline form a person might. */
+    rp_codex_trust t = check("model = \"x\"\n\n[hooks.state.\"" PATH ":pre_tool_use:0:0\"]\n"
+                             "trusted_hash = \"" PRE_HASH "\"\n\n[hooks.state]\n\"" PATH
+                             ":session_start:0:0\" = { trusted_hash = \"" START_HASH "\" }\n",
+                             NULL);
+    assert_int_equal(t.trusted, 2);
+    assert_int_equal(t.untrusted + t.modified + t.disabled, 0);
+}
+
+static void test_modified_and_disabled(void **state)
+{
+    (void)state;
+    rp_codex_trust t = check("[hooks.state.\"" PATH ":pre_tool_use:0:0\"]\n"
+                             "trusted_hash = \"sha256:0000\"\n"
+                             "[hooks.state.\"" PATH ":session_start:0:0\"]\n"
+                             "trusted_hash = \"" START_HASH "\"\nenabled = false\n",
+                             NULL);
+    assert_int_equal(t.modified, 1);
+    assert_int_equal(t.disabled, 1);
+    assert_int_equal(t.trusted, 0);
+    assert_string_equal(t.event, "SessionStart");
+}
+
+static void test_features_and_project(void **state)
+{
+    (void)state;
+    rp_codex_trust t = check("[features]\nhooks = false\n", "/p/repo");
+    assert_true(t.hooks_off);
+    assert_true(t.project_untrusted);
+    t = check("[projects.\"/p\"]\ntrust_level = \"trusted\"\n", "/p/repo");
+    assert_false(t.project_untrusted);
+    t = check("[projects.\"/p/re\"]\ntrust_level = \"trusted\"\n", "/p/repo");
+    assert_true(t.project_untrusted);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_untrusted_without_state),
+        cmocka_unit_test(test_trusted_with_codex_hashes),
+        cmocka_unit_test(test_modified_and_disabled),
+        cmocka_unit_test(test_features_and_project),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
