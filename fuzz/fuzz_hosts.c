@@ -94,10 +94,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
 
     rp_transcript_chunk whole, first;
-    rp_transcript_parse(&arena, text, len, (data[0] & 16) != 0, &whole);
+    rp_transcript_parse(&arena, text, len, (data[0] & 16) != 0, NULL, &whole);
     check(whole.consumed <= len, "transcript consumed past the end");
     size_t cut = len ? data[0] % (len + 1) : 0;
-    rp_transcript_parse(&arena, text, cut, false, &first);
+    rp_transcript_parse(&arena, text, cut, false, NULL, &first);
     check(first.consumed <= cut, "transcript consumed past the cut");
     rp_arena_free(&arena);
     return 0;

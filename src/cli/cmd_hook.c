@@ -29,6 +29,7 @@
 #include "engine/pricing.h"
 #include "engine/session.h"
 #include "hosts/host.h"
+#include "hosts/transcript.h"
 
 static const char hook_usage[] =
     "usage: rampart hook HOST [-c FILE]... [--state-dir DIR]\n"
@@ -212,6 +213,7 @@ typedef struct hook_run {
     rp_hook_call call;
     rp_hook_answer answer;
     const rp_host_settings *settings;
+    const rp_json *payload; /* the host's input, parsed */
 } hook_run;
 
 static void store_warn(void *self, const char *policy, const char *message)
@@ -226,19 +228,52 @@ static bool hook_trusted(void *self, const char *dir)
     return r->store ? rp_store_is_trusted(r->store, dir) : rp_cli_probe_trusted(&r->probe, dir);
 }
 
-/* Claude Code puts no cost in hook input: before the budgets are evaluated, the new part of
- * the session transcript goes into the ledger. (Codex's rollout files have another format,
- * which src/hosts/transcript.c does not read; its transcript_path is ignored.) A problem there is
- * logged, never fatal: the decision must not wait on the transcript, and spend that cannot be read
- * cannot be invented either. */
-static void record_transcript(hook_run *r)
+/* Reads src into the ledger; a problem is logged, never fatal. */
+static void read_transcript(hook_run *r, const rp_pricing *pricing, const rp_transcript_source *src,
+                            rp_transcript_stats *stats)
+{
+    char err[512] = "";
+    if (rp_hook_record_transcript(r->store, pricing, src, stats, err, sizeof err) != 0)
+        fprintf(stderr, "rampart hook: spend from %s not recorded: %s\n", src->path, err);
+}
+
+/* An Agent (Task) call returned: its sub-agent is done, and its last message, which Claude Code
+ * may write only after SubagentStop ran, is read now from the sub-agent's transcript (the one
+ * its SubagentStop named, else where Claude Code puts it) under the sub-agent's session. */
+static void read_subagent_transcript(hook_run *r, const rp_pricing *pricing)
 {
     const rp_hook_call *call = &r->call;
-    if (r->store == NULL || call->transcript_path == NULL || call->transcript_path[0] == '\0' ||
-        strcmp(r->o.host->name, "claude-code") != 0)
+    const char *agent_id = rp_json_get_str(rp_json_get(r->payload, "tool_response"), "agentId");
+    if (call->phase != RP_HOOK_POST_TOOL || agent_id == NULL || call->tool_name == NULL ||
+        (strcmp(call->tool_name, "Agent") != 0 && strcmp(call->tool_name, "Task") != 0))
         return;
-    if (call->phase != RP_HOOK_PROMPT && call->phase != RP_HOOK_POST_TOOL &&
-        call->phase != RP_HOOK_STOP)
+    rp_transcript_source src = {
+        .session_id = rp_arena_sprintf(&r->arena, "%s/agent/%s", call->session_id, agent_id),
+        .parent_session_id = call->session_id,
+        .root_session_id = call->session_id,
+        .final = true,
+    };
+    rp_transcript_mark mark;
+    if (rp_store_get_transcript(r->store, src.session_id, NULL, &r->arena, &mark) == 0)
+        src.path = mark.path;
+    else
+        src.path = rp_transcript_agent_path(&r->arena, call->transcript_path, agent_id);
+    if (src.path != NULL)
+        read_transcript(r, pricing, &src, NULL);
+}
+
+/* Claude Code puts no cost and no model in hook input: before the policies run, the new part of
+ * the session transcript goes into the ledger, on every event that can act on spend, and the
+ * session's current model (of its last assistant message) becomes context.model when the
+ * payload named none, so that expensive_models judges the model really in use. (Codex's rollout
+ * files have another format, which src/hosts/transcript.c does not read; its transcript_path is
+ * ignored.) A problem there is logged, never fatal: the decision must not wait on the
+ * transcript, and spend that cannot be read cannot be invented either. */
+static void record_transcript(hook_run *r)
+{
+    rp_hook_call *call = &r->call;
+    if (r->store == NULL || call->transcript_path == NULL || call->transcript_path[0] == '\0' ||
+        strcmp(r->o.host->name, "claude-code") != 0 || call->phase == RP_HOOK_SESSION_START)
         return;
     char err[512] = "";
     rp_pricing *pricing = rp_pricing_build(&r->arena, r->cfg->pricing, err, sizeof err);
@@ -246,13 +281,26 @@ static void record_transcript(hook_run *r)
         fprintf(stderr, "rampart hook: the price table cannot be built: %s\n", err);
         return;
     }
-    const rp_json *ctx = rp_json_get(&call->event, "context");
-    if (rp_hook_record_transcript(r->store, pricing, call->session_id, rp_json_get_str(ctx, "user"),
-                                  rp_json_get_str(ctx, "parent_session_id"),
-                                  rp_json_get_str(ctx, "root_session_id"), call->transcript_path,
-                                  call->phase == RP_HOOK_STOP, NULL, err, sizeof err) != 0)
-        fprintf(stderr, "rampart hook: spend from %s not recorded: %s\n", call->transcript_path,
-                err);
+    rp_json *ctx = (rp_json *)rp_json_get(&call->event, "context");
+    bool tool = call->phase == RP_HOOK_PRE_TOOL || call->phase == RP_HOOK_POST_TOOL;
+    rp_transcript_source src = {
+        .session_id = call->session_id,
+        .user = rp_json_get_str(ctx, "user"),
+        .parent_session_id = rp_json_get_str(ctx, "parent_session_id"),
+        .root_session_id = rp_json_get_str(ctx, "root_session_id"),
+        .path = call->transcript_path,
+        /* A new prompt, too, comes only after the previous answer was complete. */
+        .final = call->phase == RP_HOOK_STOP || call->phase == RP_HOOK_SESSION_END ||
+                 call->phase == RP_HOOK_PROMPT,
+        .tool_use_id = tool ? rp_json_get_str(ctx, "tool_use_id") : NULL,
+    };
+    rp_transcript_stats stats;
+    read_transcript(r, pricing, &src, &stats);
+    read_subagent_transcript(r, pricing);
+    const char *model = rp_json_get_str(ctx, "model");
+    if (rp_json_is_object(ctx) && stats.model[0] != '\0' && (model == NULL || model[0] == '\0'))
+        rp_json_object_set(&r->arena, ctx, "model",
+                           rp_json_make_string_ref(rp_arena_strdup(&r->arena, stats.model)));
 }
 
 /* The reason of a prompt ASK on a host that can only block, with how to approve it: the
@@ -415,6 +463,7 @@ static int hook_run_main(hook_run *r)
         .process_cwd = getcwd(home_cwd, sizeof home_cwd),
         .subagents = r->cfg->n_errors == 0 ? r->cfg->subagents : NULL,
     };
+    r->payload = payload;
     int parsed = host->parse(payload, &env, &r->arena, &r->call, err, sizeof err);
     if (r->call.phase == RP_HOOK_IGNORED && parsed == 0)
         return finish(r); /* nothing to say */

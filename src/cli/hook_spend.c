@@ -105,12 +105,12 @@ static int message_record(const rp_transcript_message *m, const rp_pricing *pric
     return 0;
 }
 
-/* Records the parsed messages and the new offset in one transaction. */
-static int record_chunk(rp_store *store, const rp_pricing *pricing, const char *session_id,
-                        const char *user, const char *parent, const char *root, const char *path,
-                        const rp_transcript_chunk *c, int64_t old_offset, int64_t new_offset,
+/* Records the parsed messages, the new offset and the model in one transaction. */
+static int record_chunk(rp_store *store, const rp_pricing *pricing, const rp_transcript_source *src,
+                        const rp_transcript_chunk *c, int64_t new_offset,
                         rp_transcript_stats *stats, char *err, size_t err_size)
 {
+    const char *session_id = src->session_id;
     if (rp_store_begin(store) != 0) {
         snprintf(err, err_size, "%s", rp_store_error(store));
         return -1;
@@ -119,8 +119,8 @@ static int record_chunk(rp_store *store, const rp_pricing *pricing, const char *
     int64_t now_us = rp_now_us();
     for (size_t i = 0; i < c->n_messages; i++) {
         rp_usage_record rec;
-        if (message_record(&c->messages[i], pricing, session_id, user, parent, root, now_us,
-                           &rec) != 0) {
+        if (message_record(&c->messages[i], pricing, session_id, src->user, src->parent_session_id,
+                           src->root_session_id, now_us, &rec) != 0) {
             t.skipped_lines++;
             continue;
         }
@@ -139,8 +139,9 @@ static int record_chunk(rp_store *store, const rp_pricing *pricing, const char *
             t.unpriced++;
         }
     }
-    if (new_offset != old_offset &&
-        rp_store_set_transcript_offset(store, session_id, path, new_offset) != 0) {
+    /* Written even when unchanged: the row names this transcript as the session's latest,
+     * which is how a sub-agent's is found again after its SubagentStop. */
+    if (rp_store_set_transcript_offset(store, session_id, src->path, new_offset, c->model) != 0) {
         goto fail;
     }
     if (rp_store_commit(store) != 0) {
@@ -155,10 +156,9 @@ fail:
     return -1;
 }
 
-int rp_hook_record_transcript(rp_store *store, const rp_pricing *pricing, const char *session_id,
-                              const char *user, const char *parent_session_id,
-                              const char *root_session_id, const char *path, bool final,
-                              rp_transcript_stats *stats, char *err, size_t err_size)
+int rp_hook_record_transcript(rp_store *store, const rp_pricing *pricing,
+                              const rp_transcript_source *src, rp_transcript_stats *stats,
+                              char *err, size_t err_size)
 {
     rp_transcript_stats local;
     if (stats == NULL) {
@@ -168,38 +168,45 @@ int rp_hook_record_transcript(rp_store *store, const rp_pricing *pricing, const 
     if (err_size > 0) {
         err[0] = '\0';
     }
-    if (store == NULL || session_id == NULL || session_id[0] == '\0') {
+    if (store == NULL || src == NULL || src->session_id == NULL || src->session_id[0] == '\0') {
         snprintf(err, err_size, "transcript: no store or no session id");
         return -1;
     }
-    if (path == NULL || path[0] == '\0') {
+    if (src->path == NULL || src->path[0] == '\0') {
         return 0;
     }
-    int64_t stored = 0;
-    if (rp_store_get_transcript_offset(store, session_id, path, &stored) != 0) {
+    rp_arena a = {0};
+    rp_transcript_mark mark;
+    if (rp_store_get_transcript(store, src->session_id, src->path, &a, &mark) < 0) {
         snprintf(err, err_size, "%s", rp_store_error(store));
+        rp_arena_free(&a);
         return -1;
     }
+    if (mark.model != NULL) {
+        snprintf(stats->model, sizeof stats->model, "%s", mark.model);
+    }
+    int64_t stored = mark.offset;
     int64_t offset = stored;
     char *data = NULL;
     size_t len = 0;
     bool at_eof = true;
-    int rc = read_new_bytes(path, &offset, &data, &len, &at_eof, err, err_size);
-    if (rc != 0) {
-        return rc > 0 ? 0 : -1;
+    int rc = read_new_bytes(src->path, &offset, &data, &len, &at_eof, err, err_size);
+    if (rc != 0 || (data == NULL && offset == stored)) {
+        rp_arena_free(&a); /* missing, unreadable, or nothing new */
+        return rc > 0 ? 0 : rc;
     }
-    if (data == NULL && offset == stored) {
-        return 0; /* nothing new */
-    }
-    rp_arena a = {0};
     rp_transcript_chunk chunk;
-    /* Only at the end of the file can the last message be complete. */
-    rp_transcript_parse(&a, data, len, final && at_eof, &chunk);
+    /* Only at the end of the file can the end of the turn complete the last message. */
+    rp_transcript_parse(&a, data, len, src->final && at_eof, src->tool_use_id, &chunk);
     stats->skipped_lines = chunk.malformed + chunk.oversized;
-    rc = record_chunk(store, pricing, session_id, user, parent_session_id, root_session_id, path,
-                      &chunk, stored, offset + (int64_t)chunk.consumed, stats, err, err_size);
+    char model[sizeof stats->model];
+    snprintf(model, sizeof model, "%s", chunk.model ? chunk.model : stats->model);
+    rc = record_chunk(store, pricing, src, &chunk, offset + (int64_t)chunk.consumed, stats, err,
+                      err_size);
     if (rc != 0) {
         memset(stats, 0, sizeof *stats); /* rolled back: nothing was recorded */
+    } else {
+        memcpy(stats->model, model, sizeof model);
     }
     rp_arena_free(&a);
     free(data);

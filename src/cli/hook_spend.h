@@ -1,9 +1,10 @@
 /* hook_spend.h — Claude Code spend: the new part of a session transcript into the ledger.
  *
- * Claude Code's hooks carry no cost. `rampart hook claude-code` calls this at prompt submit,
- * post-tool, stop and sub-agent stop, before evaluating, so the budget policies see the spend of
- * the turn so far in the same call. The transcript is read from the offset remembered for
- * (session, path) to its end; the parsing rules are in src/hosts/transcript.h. */
+ * Claude Code's hooks carry no cost. `rampart hook claude-code` calls this on every event that
+ * can act on spend (pre-tool, prompt submit, post-tool, stop, sub-agent stop, session end),
+ * before evaluating, so the budget policies see every message written so far in the same call.
+ * The transcript is read from the offset remembered for (session, path) to its end; the
+ * parsing rules are in src/hosts/transcript.h. */
 #ifndef RAMPART_CLI_HOOK_SPEND_H
 #define RAMPART_CLI_HOOK_SPEND_H
 
@@ -22,24 +23,37 @@ typedef struct rp_transcript_stats {
     size_t unpriced;      /* of the recorded: a model with no price */
     size_t skipped_lines; /* lines that could not be read: malformed or oversized */
     int64_t cost_nusd;    /* of the recorded rows */
+    /* The session's current model: of the last assistant message read from this transcript,
+     * now or by an earlier call (remembered in the store); "" when none was ever seen. */
+    char model[160];
 } rp_transcript_stats;
 
-/* Records every complete assistant message of `path` not read before, for session_id, charged
- * as `rampart usage record` would (user, parent_session_id and root_session_id link the session
- * when given; may be NULL). Each message is priced with `pricing` (NULL: every row unpriced) and
- * recorded at its own timestamp (now when it has none or one in the future); a message id
- * already recorded for the session is a duplicate and changes nothing. `final` (the turn is
- * over: Stop, SubagentStop) also records the last message, which otherwise waits for the next
- * call because it may still be streaming. The rows and the new offset are written in one
+/* What to read, for whom. */
+typedef struct rp_transcript_source {
+    const char *session_id; /* required */
+    /* Link the session when given (may be NULL), as `rampart usage record` would. */
+    const char *user, *parent_session_id, *root_session_id;
+    const char *path; /* NULL or "": nothing to read */
+    bool final;       /* the turn is over (Stop, SubagentStop, SessionEnd, a new prompt) */
+    /* The tool_use the host is acting on (PreToolUse/PostToolUse), or NULL: the message that
+     * requested it is complete. */
+    const char *tool_use_id;
+} rp_transcript_source;
+
+/* Records every complete assistant message of src->path not read before, for the session.
+ * Each message is priced with `pricing` (NULL: every row unpriced) and recorded at its own
+ * timestamp (now when it has none or one in the future); a message id already recorded for the
+ * session is a duplicate and changes nothing. The last message may still be streaming and
+ * waits for the next call unless src->final, src->tool_use_id or the transcript proves it
+ * complete (src/hosts/transcript.h). The rows, the new offset and the model are written in one
  * transaction, so call it outside one. A missing file (or path NULL or "") records nothing and
  * is not an error; a file shorter than the remembered offset was replaced and is read from the
  * start (the ledger's dedupe makes the re-read harmless). At most RP_HOOK_TRANSCRIPT_MAX_READ
  * bytes are read per call. stats may be NULL. Returns 0, or -1 with err when the transcript
  * exists but cannot be read (not a regular file, permissions) or the store fails; nothing is
  * recorded then. */
-int rp_hook_record_transcript(rp_store *store, const rp_pricing *pricing, const char *session_id,
-                              const char *user, const char *parent_session_id,
-                              const char *root_session_id, const char *path, bool final,
-                              rp_transcript_stats *stats, char *err, size_t err_size);
+int rp_hook_record_transcript(rp_store *store, const rp_pricing *pricing,
+                              const rp_transcript_source *src, rp_transcript_stats *stats,
+                              char *err, size_t err_size);
 
 #endif

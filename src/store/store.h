@@ -54,12 +54,26 @@ int rp_store_take_pending_at(rp_store *s, const char *session_id, const char *as
                              rp_json **updates, int64_t *created_us);
 
 /* How far a host's session transcript (path) has been read for spend: a byte offset from the
- * start of the file, per (session, path). get gives 0 when none is stored; set replaces it
- * (offset >= 0). */
+ * start of the file, per (session, path), and the model of the last assistant message read
+ * from it (the session's current model; Claude Code's hooks name none). get gives 0 when none
+ * is stored; set replaces the offset (>= 0) and the model (NULL keeps the stored one). */
 int rp_store_get_transcript_offset(rp_store *s, const char *session_id, const char *path,
                                    int64_t *offset);
 int rp_store_set_transcript_offset(rp_store *s, const char *session_id, const char *path,
-                                   int64_t offset);
+                                   int64_t offset, const char *model);
+
+/* One transcript bookmark: its path, offset and model (NULL when none was seen). */
+typedef struct rp_transcript_mark {
+    const char *path;
+    int64_t offset;
+    const char *model;
+} rp_transcript_mark;
+
+/* The bookmark of (session_id, path), or with path NULL the session's most recently written
+ * one (how a sub-agent's transcript, named at its SubagentStop, is found again). Strings are
+ * copied into a. Returns 0, 1 when there is none (*out zeroed), -1 on a store error. */
+int rp_store_get_transcript(rp_store *s, const char *session_id, const char *path, rp_arena *a,
+                            rp_transcript_mark *out);
 
 /* One audited decision. */
 typedef struct rp_audit_row {
