@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# host_spend.sh BINARY SOURCE_DIR — spend that hosts report in their hook payloads, end to end
+# through `rampart hook`, in the shapes recorded from the real hosts
+# (../shared/hosts-recorded/*.jsonl):
+#   - Gemini CLI 0.61: AfterModel fires per streamed chunk; only the final chunk (a
+#     finishReason) reports usage, with prompt, candidates and total counts only, and with the
+#     same text-only llm_request at every step of a tool loop. Six responses of one loop are six
+#     ledger rows with their thinking tokens; one answer streamed in 61 chunks is one audited
+#     decision.
+set -u
+. "$(dirname "$0")/lib.sh"
+e2e_init host_spend "$1" "$2"
+
+OUT=$TMP/out
+ERR=$TMP/err
+CFG=$TMP/rampart.yaml
+export RAMPART_NOW=2026-12-03T09:00:00Z
+printf 'user: e2e-user\npolicies:\n  budget:\n    type: function\n    handler: cost_budget\n    factory_params: {max_cost_usd: 100}\n' >"$CFG"
+
+# spend_is DESC STATE_DIR PYTHON_EXPR: `rampart spend --json` (d[0]) satisfies the expression.
+spend_is() {
+    "$BIN" spend --state-dir "$2" --json >"$TMP/spend.json" 2>"$TMP/spend.err"
+    if json_lines "$TMP/spend.json" "$3"; then
+        pass "$1"
+    else
+        fail "$1" "$(cat "$TMP/spend.json" "$TMP/spend.err")"
+    fi
+}
+
+# ---- Gemini ----
+GS=a7dc317a-35b7-4169-9c06-d4744d4f72bb
+SD=$TMP/gemini
+gemini() { # PAYLOAD
+    printf '%s' "$1" | "$BIN" hook gemini -c "$CFG" --state-dir "$SD" >"$OUT" 2>"$ERR"
+    RC=$?
+}
+# chunk TIMESTAMP FINAL: an AfterModel payload as Gemini CLI 0.61 sends it.
+chunk() {
+    local tail='"candidates":[{"content":{"role":"model","parts":["FINAL ANSWER"]},"index":0}],"usageMetadata":{"promptTokenCount":1000,"totalTokenCount":1000}'
+    [ "$2" = final ] && tail='"candidates":[{"content":{"role":"model","parts":[]},"finishReason":"STOP","index":0}],"usageMetadata":{"promptTokenCount":1000,"candidatesTokenCount":50,"totalTokenCount":1070}'
+    printf '{"session_id":"%s","transcript_path":"/home/dev/.gemini/tmp/proj/chats/session.jsonl","cwd":"/home/dev/project","hook_event_name":"AfterModel","timestamp":"%s","llm_request":{"model":"gemini-2.5-flash","messages":[{"role":"user","content":"SCENARIO:loop go"}],"config":{"temperature":1}},"llm_response":{"text":"",%s}}' \
+        "$GS" "$1" "$tail"
+}
+
+# A tool loop of six model responses: the same llm_request each time, six final chunks.
+for i in 1 2 3 4 5 6; do
+    gemini "$(chunk "2026-12-03T08:57:4$i.784Z" final)"
+done
+# Each response: input 1000, output 50 + 20 thinking = 70 → $0.0003 + $0.000175.
+spend_is "gemini: six responses of one tool loop are six rows, thinking tokens as output" "$SD" \
+    "d[0]['total']['records'] == 6 and d[0]['total']['input_tokens'] == 6000 and d[0]['total']['output_tokens'] == 420 and d[0]['total']['cost_nusd'] == 6 * 475000"
+# The same final chunk delivered again (the hook installed twice): not counted again.
+gemini "$(chunk "2026-12-03T08:57:41.784Z" final)"
+spend_is "gemini: a final chunk delivered twice counts once" "$SD" "d[0]['total']['records'] == 6"
+
+# One answer streamed as 60 chunks and a final one: one evaluation, one audit row.
+SD=$TMP/gemini-stream
+answered=""
+for i in $(seq 10 69); do
+    gemini "$(chunk "2026-12-03T08:58:$i.000Z" chunk)"
+    if [ "$RC" -ne 0 ] || [ -s "$OUT" ] || [ -s "$ERR" ]; then
+        answered+="chunk $i: exit $RC, stdout $(cat "$OUT"), stderr $(cat "$ERR")"$'\n'
+    fi
+done
+if [ -z "$answered" ]; then
+    pass "gemini: the 60 chunks before the last are answered with nothing, at once"
+else
+    fail "gemini: want no answer to a chunk before the last" "$(printf '%s' "$answered" | head -3)"
+fi
+gemini "$(chunk "2026-12-03T08:59:10.000Z" final)"
+if [ "$RC" -eq 0 ] && [ "$(cat "$OUT")" = "{}" ]; then
+    pass "gemini: the final chunk is answered {}"
+else
+    fail "gemini: the final chunk: want {}" "exit $RC
+stdout: $(cat "$OUT")
+stderr: $(cat "$ERR")"
+fi
+"$BIN" log --state-dir "$SD" --json >"$TMP/log.json" 2>"$TMP/log.err"
+if json_lines "$TMP/log.json" "len(d) == 1 and d[0]['event_type'] == 'llm_response'"; then
+    pass "gemini: 61 chunks of one answer are one audited decision"
+else
+    fail "gemini: want one audit row" "$(head -c 2000 "$TMP/log.json"; cat "$TMP/log.err")"
+fi
+spend_is "gemini: and one ledger row" "$SD" "d[0]['total']['records'] == 1"
+
+e2e_finish
