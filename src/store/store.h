@@ -157,7 +157,14 @@ typedef struct rp_usage_record {
     int64_t input_tokens, output_tokens, cache_read_input_tokens, cache_creation_input_tokens;
     bool priced;       /* false: no price and no reported cost (counts as unpriced usage) */
     int64_t cost_nusd; /* when priced */
+    /* What priced it: RP_PRICED_BY_HOST (the cost the report carried), _TABLE (the shipped
+     * price table) or _CONFIG (the config's pricing:); NULL when unpriced or not said. */
+    const char *priced_by;
 } rp_usage_record;
+
+#define RP_PRICED_BY_HOST   "host"
+#define RP_PRICED_BY_TABLE  "table"
+#define RP_PRICED_BY_CONFIG "config"
 
 /* Appends the row and updates the per-session and per-user-per-day aggregates (the user is the
  * session's owner — its root's owner, else its own first known user, which the record's user_id
@@ -216,7 +223,9 @@ typedef enum rp_spend_group {
     RP_SPEND_BY_MODEL,    /* key = model, "" when unknown */
     RP_SPEND_BY_USER,     /* key = the row's user, "" when none */
     RP_SPEND_BY_DAY,      /* key = "YYYY-MM-DD" */
-    RP_SPEND_BY_SESSION   /* key = session id */
+    RP_SPEND_BY_SESSION,  /* key = session id */
+    RP_SPEND_BY_SOURCE    /* key = what priced the rows: host, table, config, "unpriced", or
+                             "" (recorded before rampart kept it) */
 } rp_spend_group;
 
 typedef struct rp_spend_query {

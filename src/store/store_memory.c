@@ -825,6 +825,9 @@ static const char *spend_key(const mem_usage *u, rp_spend_group group)
     case RP_SPEND_BY_SESSION:
         key = u->r.session_id;
         break;
+    case RP_SPEND_BY_SOURCE:
+        key = u->r.priced ? u->r.priced_by : "unpriced"; /* priced_by is a static name */
+        break;
     }
     return key != NULL ? key : "";
 }

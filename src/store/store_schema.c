@@ -158,6 +158,10 @@ static const char *const migrations[] = {
      * Code's hooks name no model, and expensive_models needs the session's current one even on
      * a call whose read found no new message. NULL until one was seen. */
     "ALTER TABLE transcript_offset ADD COLUMN model TEXT;\n",
+    /* v6: what priced each usage row (issue 15): 'host' (the cost the report carried), 'table'
+     * (the shipped price table) or 'config' (the config's pricing:), NULL when unpriced or
+     * recorded before v6. */
+    "ALTER TABLE usage_row ADD COLUMN priced_by TEXT;\n",
 };
 
 #define N_MIGRATIONS ((int)(sizeof migrations / sizeof migrations[0]))

@@ -195,8 +195,8 @@ static const char *const stmt_sql[ST_COUNT] = {
     [ST_INSERT_USAGE] = "INSERT INTO usage_row (time_us, day, session_id, root_session_id, "
                         "parent_session_id, user_id, model, record_id, input_tokens, "
                         "output_tokens, cache_read_input_tokens, cache_creation_input_tokens, "
-                        "priced, cost_nusd) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, "
-                        "?11, ?12, ?13, ?14)",
+                        "priced, cost_nusd, priced_by) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, "
+                        "?9, ?10, ?11, ?12, ?13, ?14, ?15)",
     [ST_BUMP_SESSION] =
         "UPDATE usage_session SET root_session_id = ?2, " AGGREGATE_BUMP " WHERE session_id = ?1",
     [ST_BUMP_USER_DAY] =
@@ -257,7 +257,7 @@ static const char *const stmt_sql[ST_COUNT] = {
 /* `rampart spend`: one statement per grouping, built on first use. The key expression and GROUP
  * BY differ; RP_SPEND_BY_NONE has no GROUP BY, so it yields exactly one row even when nothing
  * matches. ?1 user, ?2 session (its subtree), ?3 first day, ?4 last day; NULL = no filter. */
-#define SPEND_GROUPS (RP_SPEND_BY_SESSION + 1)
+#define SPEND_GROUPS (RP_SPEND_BY_SOURCE + 1)
 
 static const char *const spend_key_sql[SPEND_GROUPS] = {
     [RP_SPEND_BY_NONE] = "''",
@@ -265,6 +265,7 @@ static const char *const spend_key_sql[SPEND_GROUPS] = {
     [RP_SPEND_BY_USER] = "COALESCE(user_id, '')",
     [RP_SPEND_BY_DAY] = "day",
     [RP_SPEND_BY_SESSION] = "session_id",
+    [RP_SPEND_BY_SOURCE] = "CASE WHEN priced = 0 THEN 'unpriced' ELSE COALESCE(priced_by, '') END",
 };
 
 static const char spend_sql_format[] =
@@ -893,7 +894,8 @@ static int sq_insert_usage(rp_store *s, const rp_usage_record *r, const char *da
     if (bind_str(q, st, 2, day) != 0 || bind_str(q, st, 3, r->session_id) != 0 ||
         bind_str(q, st, 4, r->root_session_id) != 0 ||
         bind_str(q, st, 5, r->parent_session_id) != 0 || bind_str(q, st, 6, r->user_id) != 0 ||
-        bind_str(q, st, 7, r->model) != 0 || bind_str(q, st, 8, r->record_id) != 0) {
+        bind_str(q, st, 7, r->model) != 0 || bind_str(q, st, 8, r->record_id) != 0 ||
+        bind_str(q, st, 15, r->priced_by) != 0) {
         return -1;
     }
     sqlite3_bind_int64(st, 9, r->input_tokens);

@@ -7,6 +7,9 @@
 #     same text-only llm_request at every step of a tool loop. Six responses of one loop are six
 #     ledger rows with their thinking tokens; one answer streamed in 61 chunks is one audited
 #     decision.
+#   - opencode 1.18 and Pi 0.73 report `cost: 0` for a provider they cannot price: a model
+#     rampart's table prices is priced from it, an unknown one stays at the host's $0, and
+#     `rampart spend --by source` says what priced what.
 set -u
 . "$(dirname "$0")/lib.sh"
 e2e_init host_spend "$1" "$2"
@@ -82,5 +85,34 @@ else
     fail "gemini: want one audit row" "$(head -c 2000 "$TMP/log.json"; cat "$TMP/log.err")"
 fi
 spend_is "gemini: and one ledger row" "$SD" "d[0]['total']['records'] == 1"
+
+# ---- opencode and Pi: cost 0 from the host ----
+SD=$TMP/extensions
+ext() { # HOST PAYLOAD
+    printf '%s' "$2" | "$BIN" hook "$1" -c "$CFG" --state-dir "$SD" >"$OUT" 2>"$ERR"
+    RC=$?
+}
+# As recorded: gpt-4o-mini through a provider opencode has no price for. The table prices it:
+# 900 in × $0.15 + 50 out × $0.60 + 100 cache read × $0.075 per 1M = $0.0001725.
+ext opencode '{"event":"message_end","session_id":"ses_dc4eb65b2ffeGUV0MmiEAFxKmG","cwd":"/home/dev/project","model":"gpt-4o-mini","message_id":"msg_23b14a979001LD3oB8MBmHz1H2","usage":{"input":900,"output":50,"cacheRead":100,"cacheWrite":0,"cost":{"total":0}}}'
+ext pi '{"event":"message_end","session_id":"01a23b18-56ef-775a-b87e-f1b70c64c992","cwd":"/home/dev/project","model":"gpt-4o-mini","message_id":"chatcmpl-20c136348624","usage":{"input":900,"output":50,"cacheRead":100,"cacheWrite":0,"totalTokens":1050,"cost":{"input":0,"output":0,"cacheRead":0,"cacheWrite":0,"total":0}}}'
+# A model nobody prices, cost 0: recorded at the host's $0.
+ext pi '{"event":"message_end","session_id":"01a23b18-56ef-775a-b87e-f1b70c64c992","cwd":"/home/dev/project","model":"local-llama-7b","message_id":"chatcmpl-local1","usage":{"input":500,"output":20,"cacheRead":0,"cacheWrite":0,"cost":{"total":0}}}'
+# A real cost from the host wins.
+ext opencode '{"event":"message_end","session_id":"ses_oc2","cwd":"/home/dev/project","model":"claude-sonnet-4-5","message_id":"msg_oc2","usage":{"input":900,"output":60,"cacheRead":4000,"cacheWrite":0,"cost":{"total":0.0048}}}'
+spend_is "opencode/Pi: cost 0 for a priced model is priced from the table" "$SD" \
+    "d[0]['total']['records'] == 4 and d[0]['total']['cost_nusd'] == 2 * 172500 + 4800000 and d[0]['total']['unpriced_records'] == 0"
+"$BIN" spend --state-dir "$SD" --by source --json >"$TMP/spend.json" 2>"$TMP/spend.err"
+if json_lines "$TMP/spend.json" "{r['key']: (r['records'], r['cost_nusd']) for r in d[0]['rows']} == {'table': (2, 345000), 'host': (2, 4800000)} and d[0]['query']['by'] == 'source'"; then
+    pass "rampart spend --by source: 2 rows priced by the table, 2 by the host (one at \$0)"
+else
+    fail "rampart spend --by source" "$(cat "$TMP/spend.json" "$TMP/spend.err")"
+fi
+"$BIN" spend --state-dir "$SD" --by source >"$OUT" 2>"$ERR"
+if grep -q '^table  *2 ' "$OUT" && grep -q '^host  *2 ' "$OUT"; then
+    pass "rampart spend --by source: the table says it"
+else
+    fail "rampart spend --by source: want a table row and a host row" "$(cat "$OUT" "$ERR")"
+fi
 
 e2e_finish
