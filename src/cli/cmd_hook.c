@@ -252,6 +252,8 @@ static void read_subagent_transcript(hook_run *r, const rp_pricing *pricing)
         .parent_session_id = call->session_id,
         .root_session_id = call->session_id,
         .final = true,
+        .wait_ms = RP_HOOK_TRANSCRIPT_WAIT_MS,
+        .wait_for_file = true,
     };
     rp_transcript_mark mark;
     if (rp_store_get_transcript(r->store, src.session_id, NULL, &r->arena, &mark) == 0)
@@ -293,6 +295,14 @@ static void record_transcript(hook_run *r)
         .final = call->phase == RP_HOOK_STOP || call->phase == RP_HOOK_SESSION_END ||
                  call->phase == RP_HOOK_PROMPT,
         .tool_use_id = tool ? rp_json_get_str(ctx, "tool_use_id") : NULL,
+        /* Before a tool runs, the message asking for it must be charged, and at the end of a
+         * turn its last message: worth a short wait for them to be written. */
+        .wait_ms = call->phase == RP_HOOK_PRE_TOOL || call->phase == RP_HOOK_STOP ||
+                           call->phase == RP_HOOK_SESSION_END
+                       ? RP_HOOK_TRANSCRIPT_WAIT_MS
+                       : 0,
+        /* A sub-agent's own transcript may not exist yet when its first tool is called. */
+        .wait_for_file = rp_json_get_str(ctx, "parent_session_id") != NULL,
     };
     rp_transcript_stats stats;
     read_transcript(r, pricing, &src, &stats);

@@ -4,6 +4,9 @@
  * The offset is read before the transaction and written inside it, with the rows. Two hooks of
  * one session running at once may then read the same bytes: the ledger's per-session dedupe on
  * the message id keeps that exact, and the later commit's offset is no less complete. */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE /* memmem */
+#endif
 #include "cli/hook_spend.h"
 
 #include <errno.h>
@@ -12,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "core/arena.h"
@@ -82,6 +86,56 @@ static int read_new_bytes(const char *path, int64_t *offset, char **data, size_t
     *data = buf;
     *len = got;
     return 0;
+}
+
+#define WAIT_STEP_MS  10
+#define CONSUMED_TAIL 65536 /* how far back a tool_use already read is looked for */
+
+static int64_t monotonic_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* What a wait is for: the line of a tool_use (needle, its quoted id), else the end of the
+ * agent's turn (an assistant message with a final stop_reason). */
+static bool arrived(const char *data, size_t len, const char *needle)
+{
+    if (data == NULL) {
+        return false;
+    }
+    if (needle != NULL) {
+        return memmem(data, len, needle, strlen(needle)) != NULL;
+    }
+    rp_arena scratch = {0};
+    rp_transcript_chunk c;
+    rp_transcript_parse(&scratch, data, len, true, NULL, &c);
+    bool ended = c.ended;
+    rp_arena_free(&scratch);
+    return ended;
+}
+
+/* True when the last bytes read before `offset` already hold what a wait would be for (the
+ * tool_use of a second tool call of one message, a turn's end read by an earlier Stop). A read
+ * error counts as no. */
+static bool arrived_before(const char *path, int64_t offset, const char *needle)
+{
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) {
+        return false;
+    }
+    size_t want = offset > CONSUMED_TAIL ? CONSUMED_TAIL : (size_t)offset;
+    char *buf = malloc(want ? want : 1);
+    if (buf == NULL) {
+        abort();
+    }
+    ssize_t n = want ? pread(fd, buf, want, (off_t)(offset - (int64_t)want)) : 0;
+    /* The tail starts mid-line: its first line reads as malformed and is skipped. */
+    bool found = n > 0 && arrived(buf, (size_t)n, needle);
+    free(buf);
+    close(fd);
+    return found;
 }
 
 /* The ledger row of one message. The time is the message's own, but never in the future nor
@@ -191,6 +245,26 @@ int rp_hook_record_transcript(rp_store *store, const rp_pricing *pricing,
     size_t len = 0;
     bool at_eof = true;
     int rc = read_new_bytes(src->path, &offset, &data, &len, &at_eof, err, err_size);
+    /* The host acts on a tool_use as soon as the message asking for it is complete, and runs
+     * its Stop hooks as soon as the last message is, but Claude Code writes its transcript in
+     * batches (every 100 ms): the message may not be in the file yet. Wait a little for it,
+     * unless it was read before. */
+    const char *needle = src->tool_use_id && src->tool_use_id[0]
+                             ? rp_arena_sprintf(&a, "\"%s\"", src->tool_use_id)
+                             : NULL;
+    bool wait = src->wait_ms > 0 && (needle != NULL || src->final);
+    int go_on = src->wait_for_file ? 1 : 0; /* the highest rc that keeps waiting */
+    if (rc <= go_on && rc >= 0 && wait && !arrived(data, len, needle) &&
+        !arrived_before(src->path, stored, needle)) {
+        int64_t until = monotonic_ms() + src->wait_ms;
+        while (rc >= 0 && rc <= go_on && !arrived(data, len, needle) && monotonic_ms() < until) {
+            struct timespec step = {.tv_sec = 0, .tv_nsec = WAIT_STEP_MS * 1000000L};
+            nanosleep(&step, NULL);
+            free(data);
+            offset = stored;
+            rc = read_new_bytes(src->path, &offset, &data, &len, &at_eof, err, err_size);
+        }
+    }
     if (rc != 0 || (data == NULL && offset == stored)) {
         rp_arena_free(&a); /* missing, unreadable, or nothing new */
         return rc > 0 ? 0 : rc;

@@ -16,6 +16,10 @@
 #include "store/store.h"
 
 #define RP_HOOK_TRANSCRIPT_MAX_READ (64u << 20) /* per call; the rest is read next time */
+/* Claude Code flushes its transcript every 100 ms: a PreToolUse waits up to this long for the
+ * line of the tool_use it is about, and the end of a turn for its last message (well within
+ * the hook's deadline). */
+#define RP_HOOK_TRANSCRIPT_WAIT_MS 300
 
 typedef struct rp_transcript_stats {
     size_t recorded;      /* new ledger rows */
@@ -38,6 +42,14 @@ typedef struct rp_transcript_source {
     /* The tool_use the host is acting on (PreToolUse/PostToolUse), or NULL: the message that
      * requested it is complete. */
     const char *tool_use_id;
+    /* How long to wait for what the call is about to be written, when it is neither in the new
+     * bytes nor in the last 64 KB read before: with tool_use_id the message that requested
+     * it, else with final the end of the turn (an assistant message whose stop_reason is not
+     * tool_use). 0: do not wait. */
+    int64_t wait_ms;
+    /* Wait for a file that does not exist yet, too (a sub-agent's transcript before its first
+     * lines are written). */
+    bool wait_for_file;
 } rp_transcript_source;
 
 /* Records every complete assistant message of src->path not read before, for the session.

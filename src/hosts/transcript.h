@@ -50,6 +50,9 @@ typedef struct rp_transcript_chunk {
     /* The model of the chunk's last assistant line (emitted or not, "<synthetic>" aside): the
      * session's current model. NULL when the chunk has none. */
     const char *model;
+    /* The chunk's last assistant message (synthetic ones aside) has a stop_reason other than
+     * tool_use and no prompt follows it: the chunk ends with the end of the agent's turn. */
+    bool ended;
 } rp_transcript_chunk;
 
 /* Reads chunk[0..len): the transcript from a remembered offset to (some) end. Only complete
