@@ -264,18 +264,33 @@ static void read_subagent_transcript(hook_run *r, const rp_pricing *pricing)
         read_transcript(r, pricing, &src, NULL);
 }
 
-/* Claude Code puts no cost and no model in hook input: before the policies run, the new part of
- * the session transcript goes into the ledger, on every event that can act on spend, and the
- * session's current model (of its last assistant message) becomes context.model when the
- * payload named none, so that expensive_models judges the model really in use. (Codex's rollout
- * files have another format, which src/hosts/transcript.c does not read; its transcript_path is
- * ignored.) A problem there is logged, never fatal: the decision must not wait on the
- * transcript, and spend that cannot be read cannot be invented either. */
+/* Gemini's chat recording was read: it is where the response's spend is, with the cached and
+ * thinking tokens its AfterModel payload lacks, so the AfterModel usage is not recorded too. */
+static void drop_hook_usage(hook_run *r)
+{
+    rp_json *data = (rp_json *)rp_json_get(&r->call.event, "data");
+    if (r->call.usage == NULL || !rp_json_is_object(data))
+        return;
+    rp_json_object_delete(data, "usage");
+    rp_json_object_delete(data, "id");
+    r->call.usage = NULL;
+}
+
+/* Claude Code puts no cost and no model in hook input, and Gemini CLI no cached or thinking
+ * tokens: before the policies run, the new part of the session transcript goes into the ledger,
+ * on every event that can act on spend, and the session's current model (of its last assistant
+ * message) becomes context.model when the payload named none, so that expensive_models judges
+ * the model really in use. (Codex's rollout files have another format, which
+ * src/hosts/transcript.c does not read; its transcript_path is ignored.) A problem there is
+ * logged, never fatal: the decision must not wait on the transcript, and spend that cannot be
+ * read cannot be invented either. */
 static void record_transcript(hook_run *r)
 {
     rp_hook_call *call = &r->call;
+    bool claude = strcmp(r->o.host->name, "claude-code") == 0;
+    bool gemini = strcmp(r->o.host->name, "gemini") == 0;
     if (r->store == NULL || call->transcript_path == NULL || call->transcript_path[0] == '\0' ||
-        strcmp(r->o.host->name, "claude-code") != 0 || call->phase == RP_HOOK_SESSION_START)
+        (!claude && !gemini) || call->phase == RP_HOOK_SESSION_START)
         return;
     char err[512] = "";
     rp_pricing *pricing = rp_pricing_build(&r->arena, r->cfg->pricing, err, sizeof err);
@@ -284,21 +299,22 @@ static void record_transcript(hook_run *r)
         return;
     }
     rp_json *ctx = (rp_json *)rp_json_get(&call->event, "context");
-    bool tool = call->phase == RP_HOOK_PRE_TOOL || call->phase == RP_HOOK_POST_TOOL;
+    bool tool = claude && (call->phase == RP_HOOK_PRE_TOOL || call->phase == RP_HOOK_POST_TOOL);
     rp_transcript_source src = {
+        .format = gemini ? RP_TRANSCRIPT_GEMINI : RP_TRANSCRIPT_CLAUDE,
         .session_id = call->session_id,
         .user = rp_json_get_str(ctx, "user"),
         .parent_session_id = rp_json_get_str(ctx, "parent_session_id"),
         .root_session_id = rp_json_get_str(ctx, "root_session_id"),
         .path = call->transcript_path,
         /* A new prompt, too, comes only after the previous answer was complete. */
-        .final = call->phase == RP_HOOK_STOP || call->phase == RP_HOOK_SESSION_END ||
-                 call->phase == RP_HOOK_PROMPT,
+        .final = claude && (call->phase == RP_HOOK_STOP || call->phase == RP_HOOK_SESSION_END ||
+                            call->phase == RP_HOOK_PROMPT),
         .tool_use_id = tool ? rp_json_get_str(ctx, "tool_use_id") : NULL,
         /* Before a tool runs, the message asking for it must be charged, and at the end of a
          * turn its last message: worth a short wait for them to be written. */
-        .wait_ms = call->phase == RP_HOOK_PRE_TOOL || call->phase == RP_HOOK_STOP ||
-                           call->phase == RP_HOOK_SESSION_END
+        .wait_ms = claude && (call->phase == RP_HOOK_PRE_TOOL || call->phase == RP_HOOK_STOP ||
+                              call->phase == RP_HOOK_SESSION_END)
                        ? RP_HOOK_TRANSCRIPT_WAIT_MS
                        : 0,
         /* A sub-agent's own transcript may not exist yet when its first tool is called. */
@@ -306,7 +322,10 @@ static void record_transcript(hook_run *r)
     };
     rp_transcript_stats stats;
     read_transcript(r, pricing, &src, &stats);
-    read_subagent_transcript(r, pricing);
+    if (gemini && stats.found)
+        drop_hook_usage(r);
+    if (claude)
+        read_subagent_transcript(r, pricing);
     const char *model = rp_json_get_str(ctx, "model");
     if (rp_json_is_object(ctx) && stats.model[0] != '\0' && (model == NULL || model[0] == '\0'))
         rp_json_object_set(&r->arena, ctx, "model",

@@ -265,13 +265,18 @@ int rp_hook_record_transcript(rp_store *store, const rp_pricing *pricing,
             rc = read_new_bytes(src->path, &offset, &data, &len, &at_eof, err, err_size);
         }
     }
+    stats->found = rc == 0;
     if (rc != 0 || (data == NULL && offset == stored)) {
         rp_arena_free(&a); /* missing, unreadable, or nothing new */
         return rc > 0 ? 0 : rc;
     }
     rp_transcript_chunk chunk;
-    /* Only at the end of the file can the end of the turn complete the last message. */
-    rp_transcript_parse(&a, data, len, src->final && at_eof, src->tool_use_id, &chunk);
+    if (src->format == RP_TRANSCRIPT_GEMINI) {
+        rp_transcript_parse_gemini(&a, data, len, &chunk);
+    } else {
+        /* Only at the end of the file can the end of the turn complete the last message. */
+        rp_transcript_parse(&a, data, len, src->final && at_eof, src->tool_use_id, &chunk);
+    }
     stats->skipped_lines = chunk.malformed + chunk.oversized;
     char model[sizeof stats->model];
     snprintf(model, sizeof model, "%s", chunk.model ? chunk.model : stats->model);
@@ -279,6 +284,7 @@ int rp_hook_record_transcript(rp_store *store, const rp_pricing *pricing,
                       err_size);
     if (rc != 0) {
         memset(stats, 0, sizeof *stats); /* rolled back: nothing was recorded */
+        stats->found = true;
     } else {
         memcpy(stats->model, model, sizeof model);
     }

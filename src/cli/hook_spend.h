@@ -30,10 +30,17 @@ typedef struct rp_transcript_stats {
     /* The session's current model: of the last assistant message read from this transcript,
      * now or by an earlier call (remembered in the store); "" when none was ever seen. */
     char model[160];
+    bool found; /* the transcript exists */
 } rp_transcript_stats;
+
+typedef enum rp_transcript_format {
+    RP_TRANSCRIPT_CLAUDE = 0, /* Claude Code's session transcript */
+    RP_TRANSCRIPT_GEMINI      /* Gemini CLI's chat recording */
+} rp_transcript_format;
 
 /* What to read, for whom. */
 typedef struct rp_transcript_source {
+    rp_transcript_format format;
     const char *session_id; /* required */
     /* Link the session when given (may be NULL), as `rampart usage record` would. */
     const char *user, *parent_session_id, *root_session_id;
