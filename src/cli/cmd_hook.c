@@ -29,7 +29,6 @@
 #include "engine/pricing.h"
 #include "engine/session.h"
 #include "hosts/host.h"
-#include "hosts/transcript.h"
 
 static const char hook_usage[] =
     "usage: rampart hook HOST [-c FILE]... [--state-dir DIR]\n"
@@ -228,108 +227,12 @@ static bool hook_trusted(void *self, const char *dir)
     return r->store ? rp_store_is_trusted(r->store, dir) : rp_cli_probe_trusted(&r->probe, dir);
 }
 
-/* Reads src into the ledger; a problem is logged, never fatal. */
-static void read_transcript(hook_run *r, const rp_pricing *pricing, const rp_transcript_source *src,
-                            rp_transcript_stats *stats)
-{
-    char err[512] = "";
-    if (rp_hook_record_transcript(r->store, pricing, src, stats, err, sizeof err) != 0)
-        fprintf(stderr, "rampart hook: spend from %s not recorded: %s\n", src->path, err);
-}
-
-/* An Agent (Task) call returned: its sub-agent is done, and its last message, which Claude Code
- * may write only after SubagentStop ran, is read now from the sub-agent's transcript (the one
- * its SubagentStop named, else where Claude Code puts it) under the sub-agent's session. */
-static void read_subagent_transcript(hook_run *r, const rp_pricing *pricing)
-{
-    const rp_hook_call *call = &r->call;
-    const char *agent_id = rp_json_get_str(rp_json_get(r->payload, "tool_response"), "agentId");
-    if (call->phase != RP_HOOK_POST_TOOL || agent_id == NULL || call->tool_name == NULL ||
-        (strcmp(call->tool_name, "Agent") != 0 && strcmp(call->tool_name, "Task") != 0))
-        return;
-    rp_transcript_source src = {
-        .session_id = rp_arena_sprintf(&r->arena, "%s/agent/%s", call->session_id, agent_id),
-        .parent_session_id = call->session_id,
-        .root_session_id = call->session_id,
-        .final = true,
-        .wait_ms = RP_HOOK_TRANSCRIPT_WAIT_MS,
-        .wait_for_file = true,
-    };
-    rp_transcript_mark mark;
-    if (rp_store_get_transcript(r->store, src.session_id, NULL, &r->arena, &mark) == 0)
-        src.path = mark.path;
-    else
-        src.path = rp_transcript_agent_path(&r->arena, call->transcript_path, agent_id);
-    if (src.path != NULL)
-        read_transcript(r, pricing, &src, NULL);
-}
-
-/* Gemini's chat recording was read: it is where the response's spend is, with the cached and
- * thinking tokens its AfterModel payload lacks, so the AfterModel usage is not recorded too. */
-static void drop_hook_usage(hook_run *r)
-{
-    rp_json *data = (rp_json *)rp_json_get(&r->call.event, "data");
-    if (r->call.usage == NULL || !rp_json_is_object(data))
-        return;
-    rp_json_object_delete(data, "usage");
-    rp_json_object_delete(data, "id");
-    r->call.usage = NULL;
-}
-
-/* Claude Code puts no cost and no model in hook input, and Gemini CLI no cached or thinking
- * tokens: before the policies run, the new part of the session transcript goes into the ledger,
- * on every event that can act on spend, and the session's current model (of its last assistant
- * message) becomes context.model when the payload named none, so that expensive_models judges
- * the model really in use. (Codex's rollout files have another format, which
- * src/hosts/transcript.c does not read; its transcript_path is ignored.) A problem there is
- * logged, never fatal: the decision must not wait on the transcript, and spend that cannot be
- * read cannot be invented either. */
+/* Spend the host reports only in its transcript, into the ledger before the policies run
+ * (src/cli/hook_spend.h). */
 static void record_transcript(hook_run *r)
 {
-    rp_hook_call *call = &r->call;
-    bool claude = strcmp(r->o.host->name, "claude-code") == 0;
-    bool gemini = strcmp(r->o.host->name, "gemini") == 0;
-    if (r->store == NULL || call->transcript_path == NULL || call->transcript_path[0] == '\0' ||
-        (!claude && !gemini) || call->phase == RP_HOOK_SESSION_START)
-        return;
-    char err[512] = "";
-    rp_pricing *pricing = rp_pricing_build(&r->arena, r->cfg->pricing, err, sizeof err);
-    if (pricing == NULL) {
-        fprintf(stderr, "rampart hook: the price table cannot be built: %s\n", err);
-        return;
-    }
-    rp_json *ctx = (rp_json *)rp_json_get(&call->event, "context");
-    bool tool = claude && (call->phase == RP_HOOK_PRE_TOOL || call->phase == RP_HOOK_POST_TOOL);
-    rp_transcript_source src = {
-        .format = gemini ? RP_TRANSCRIPT_GEMINI : RP_TRANSCRIPT_CLAUDE,
-        .session_id = call->session_id,
-        .user = rp_json_get_str(ctx, "user"),
-        .parent_session_id = rp_json_get_str(ctx, "parent_session_id"),
-        .root_session_id = rp_json_get_str(ctx, "root_session_id"),
-        .path = call->transcript_path,
-        /* A new prompt, too, comes only after the previous answer was complete. */
-        .final = claude && (call->phase == RP_HOOK_STOP || call->phase == RP_HOOK_SESSION_END ||
-                            call->phase == RP_HOOK_PROMPT),
-        .tool_use_id = tool ? rp_json_get_str(ctx, "tool_use_id") : NULL,
-        /* Before a tool runs, the message asking for it must be charged, and at the end of a
-         * turn its last message: worth a short wait for them to be written. */
-        .wait_ms = claude && (call->phase == RP_HOOK_PRE_TOOL || call->phase == RP_HOOK_STOP ||
-                              call->phase == RP_HOOK_SESSION_END)
-                       ? RP_HOOK_TRANSCRIPT_WAIT_MS
-                       : 0,
-        /* A sub-agent's own transcript may not exist yet when its first tool is called. */
-        .wait_for_file = rp_json_get_str(ctx, "parent_session_id") != NULL,
-    };
-    rp_transcript_stats stats;
-    read_transcript(r, pricing, &src, &stats);
-    if (gemini && stats.found)
-        drop_hook_usage(r);
-    if (claude)
-        read_subagent_transcript(r, pricing);
-    const char *model = rp_json_get_str(ctx, "model");
-    if (rp_json_is_object(ctx) && stats.model[0] != '\0' && (model == NULL || model[0] == '\0'))
-        rp_json_object_set(&r->arena, ctx, "model",
-                           rp_json_make_string_ref(rp_arena_strdup(&r->arena, stats.model)));
+    rp_hook_spend_before_eval(r->store, r->cfg->pricing, r->o.host->name, r->payload, &r->call,
+                              &r->arena);
 }
 
 /* The reason of a prompt ASK on a host that can only block, with how to approve it: the

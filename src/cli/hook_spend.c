@@ -292,3 +292,110 @@ int rp_hook_record_transcript(rp_store *store, const rp_pricing *pricing,
     free(data);
     return rc;
 }
+
+/* ---- the hook's spend step ---- */
+
+/* Reads src into the ledger; a problem is logged, never fatal. */
+static void read_transcript(rp_store *store, const rp_pricing *pricing,
+                            const rp_transcript_source *src, rp_transcript_stats *stats)
+{
+    char err[512] = "";
+    if (rp_hook_record_transcript(store, pricing, src, stats, err, sizeof err) != 0) {
+        fprintf(stderr, "rampart hook: spend from %s not recorded: %s\n", src->path, err);
+    }
+}
+
+/* An Agent (Task) call returned: its sub-agent is done, and its last message, which Claude Code
+ * may write only after SubagentStop ran, is read now from the sub-agent's transcript (the one
+ * its SubagentStop named, else where Claude Code puts it) under the sub-agent's session. */
+static void read_subagent_transcript(rp_store *store, const rp_pricing *pricing,
+                                     const rp_json *payload, const rp_hook_call *call, rp_arena *a)
+{
+    const char *agent_id = rp_json_get_str(rp_json_get(payload, "tool_response"), "agentId");
+    if (call->phase != RP_HOOK_POST_TOOL || agent_id == NULL || call->tool_name == NULL ||
+        (strcmp(call->tool_name, "Agent") != 0 && strcmp(call->tool_name, "Task") != 0)) {
+        return;
+    }
+    rp_transcript_source src = {
+        .session_id = rp_arena_sprintf(a, "%s/agent/%s", call->session_id, agent_id),
+        .parent_session_id = call->session_id,
+        .root_session_id = call->session_id,
+        .final = true,
+        .wait_ms = RP_HOOK_TRANSCRIPT_WAIT_MS,
+        .wait_for_file = true,
+    };
+    rp_transcript_mark mark;
+    if (rp_store_get_transcript(store, src.session_id, NULL, a, &mark) == 0) {
+        src.path = mark.path;
+    } else {
+        src.path = rp_transcript_agent_path(a, call->transcript_path, agent_id);
+    }
+    if (src.path != NULL) {
+        read_transcript(store, pricing, &src, NULL);
+    }
+}
+
+/* Gemini's chat recording was read: it is where the response's spend is, with the cached and
+ * thinking tokens its AfterModel payload lacks, so the AfterModel usage is not recorded too. */
+static void drop_hook_usage(rp_hook_call *call)
+{
+    rp_json *data = (rp_json *)rp_json_get(&call->event, "data");
+    if (call->usage == NULL || !rp_json_is_object(data)) {
+        return;
+    }
+    rp_json_object_delete(data, "usage");
+    rp_json_object_delete(data, "id");
+    call->usage = NULL;
+}
+
+void rp_hook_spend_before_eval(rp_store *store, const rp_json *config_pricing, const char *host,
+                               const rp_json *payload, rp_hook_call *call, rp_arena *a)
+{
+    bool claude = strcmp(host, "claude-code") == 0;
+    bool gemini = strcmp(host, "gemini") == 0;
+    if (store == NULL || call->transcript_path == NULL || call->transcript_path[0] == '\0' ||
+        (!claude && !gemini) || call->phase == RP_HOOK_SESSION_START) {
+        return;
+    }
+    char err[512] = "";
+    rp_pricing *pricing = rp_pricing_build(a, config_pricing, err, sizeof err);
+    if (pricing == NULL) {
+        fprintf(stderr, "rampart hook: the price table cannot be built: %s\n", err);
+        return;
+    }
+    rp_json *ctx = (rp_json *)rp_json_get(&call->event, "context");
+    bool tool = claude && (call->phase == RP_HOOK_PRE_TOOL || call->phase == RP_HOOK_POST_TOOL);
+    rp_transcript_source src = {
+        .format = gemini ? RP_TRANSCRIPT_GEMINI : RP_TRANSCRIPT_CLAUDE,
+        .session_id = call->session_id,
+        .user = rp_json_get_str(ctx, "user"),
+        .parent_session_id = rp_json_get_str(ctx, "parent_session_id"),
+        .root_session_id = rp_json_get_str(ctx, "root_session_id"),
+        .path = call->transcript_path,
+        /* A new prompt, too, comes only after the previous answer was complete. */
+        .final = claude && (call->phase == RP_HOOK_STOP || call->phase == RP_HOOK_SESSION_END ||
+                            call->phase == RP_HOOK_PROMPT),
+        .tool_use_id = tool ? rp_json_get_str(ctx, "tool_use_id") : NULL,
+        /* Before a tool runs, the message asking for it must be charged, and at the end of a
+         * turn its last message: worth a short wait for them to be written. */
+        .wait_ms = claude && (call->phase == RP_HOOK_PRE_TOOL || call->phase == RP_HOOK_STOP ||
+                              call->phase == RP_HOOK_SESSION_END)
+                       ? RP_HOOK_TRANSCRIPT_WAIT_MS
+                       : 0,
+        /* A sub-agent's own transcript may not exist yet when its first tool is called. */
+        .wait_for_file = rp_json_get_str(ctx, "parent_session_id") != NULL,
+    };
+    rp_transcript_stats stats;
+    read_transcript(store, pricing, &src, &stats);
+    if (gemini && stats.found) {
+        drop_hook_usage(call);
+    }
+    if (claude) {
+        read_subagent_transcript(store, pricing, payload, call, a);
+    }
+    const char *model = rp_json_get_str(ctx, "model");
+    if (rp_json_is_object(ctx) && stats.model[0] != '\0' && (model == NULL || model[0] == '\0')) {
+        rp_json_object_set(a, ctx, "model",
+                           rp_json_make_string_ref(rp_arena_strdup(a, stats.model)));
+    }
+}

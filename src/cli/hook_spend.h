@@ -1,10 +1,10 @@
-/* hook_spend.h — Claude Code spend: the new part of a session transcript into the ledger.
+/* hook_spend.h — spend from host transcripts (Claude Code, Gemini CLI) into the ledger.
  *
- * Claude Code's hooks carry no cost. `rampart hook claude-code` calls this on every event that
- * can act on spend (pre-tool, prompt submit, post-tool, stop, sub-agent stop, session end),
- * before evaluating, so the budget policies see every message written so far in the same call.
- * The transcript is read from the offset remembered for (session, path) to its end; the
- * parsing rules are in src/hosts/transcript.h. */
+ * Claude Code's hooks carry no cost, and Gemini CLI's no cached or thinking tokens.
+ * `rampart hook` calls rp_hook_spend_before_eval on every event that can act on spend, before
+ * evaluating, so the budget policies see every message written so far in the same call. The
+ * transcript is read from the offset remembered for (session, path) to its end; the parsing
+ * rules are in src/hosts/transcript.h. */
 #ifndef RAMPART_CLI_HOOK_SPEND_H
 #define RAMPART_CLI_HOOK_SPEND_H
 
@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "engine/pricing.h"
+#include "hosts/host.h"
 #include "store/store.h"
 
 #define RP_HOOK_TRANSCRIPT_MAX_READ (64u << 20) /* per call; the rest is read next time */
@@ -74,5 +75,23 @@ typedef struct rp_transcript_source {
 int rp_hook_record_transcript(rp_store *store, const rp_pricing *pricing,
                               const rp_transcript_source *src, rp_transcript_stats *stats,
                               char *err, size_t err_size);
+
+/* The spend step of `rampart hook`, before the policies run. Claude Code puts no cost and no
+ * model in its hook input, and Gemini CLI no cached or thinking tokens: on every event that can
+ * act on spend, the new part of the session transcript (call->transcript_path; Claude Code's
+ * session transcript, or Gemini CLI's chat recording) goes into the ledger, and the session's
+ * current model (of its last assistant message) becomes context.model when the payload named
+ * none, so that expensive_models judges the model really in use. Claude Code: Stop,
+ * SubagentStop, SessionEnd and a new prompt read with `final`; a PreToolUse/PostToolUse proves
+ * its tool_use's message complete; PreToolUse, Stop and SessionEnd wait up to
+ * RP_HOOK_TRANSCRIPT_WAIT_MS for lines not yet flushed; the Agent (Task) PostToolUse reads the
+ * sub-agent's transcript to its end. Gemini: once the recording was read, the AfterModel usage
+ * (call->usage and the event's data.usage) is dropped, so a response is never counted twice.
+ * Other hosts (Codex's rollout files have another format): nothing. config_pricing is the
+ * config's pricing: block (may be NULL); payload the host's parsed input. A problem is logged to
+ * stderr, never fatal: the decision must not wait on the transcript, and spend that cannot be
+ * read cannot be invented either. */
+void rp_hook_spend_before_eval(rp_store *store, const rp_json *config_pricing, const char *host,
+                               const rp_json *payload, rp_hook_call *call, rp_arena *a);
 
 #endif
