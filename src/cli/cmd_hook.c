@@ -214,6 +214,7 @@ typedef struct hook_run {
     rp_hook_answer answer;
     bool answered; /* the answer was rendered from the decision before the audit (tell) */
     const rp_host_settings *settings;
+    const rp_json *payload; /* the host's input, parsed */
 } hook_run;
 
 static void store_warn(void *self, const char *policy, const char *message)
@@ -228,33 +229,12 @@ static bool hook_trusted(void *self, const char *dir)
     return r->store ? rp_store_is_trusted(r->store, dir) : rp_cli_probe_trusted(&r->probe, dir);
 }
 
-/* Claude Code puts no cost in hook input: before the budgets are evaluated, the new part of
- * the session transcript goes into the ledger. (Codex's rollout files have another format,
- * which src/hosts/transcript.c does not read; its transcript_path is ignored.) A problem there is
- * logged, never fatal: the decision must not wait on the transcript, and spend that cannot be read
- * cannot be invented either. */
+/* Spend the host reports only in its transcript, into the ledger before the policies run
+ * (src/cli/hook_spend.h). */
 static void record_transcript(hook_run *r)
 {
-    const rp_hook_call *call = &r->call;
-    if (r->store == NULL || call->transcript_path == NULL || call->transcript_path[0] == '\0' ||
-        strcmp(r->o.host->name, "claude-code") != 0)
-        return;
-    if (call->phase != RP_HOOK_PROMPT && call->phase != RP_HOOK_POST_TOOL &&
-        call->phase != RP_HOOK_STOP)
-        return;
-    char err[512] = "";
-    rp_pricing *pricing = rp_pricing_build(&r->arena, r->cfg->pricing, err, sizeof err);
-    if (pricing == NULL) {
-        fprintf(stderr, "rampart hook: the price table cannot be built: %s\n", err);
-        return;
-    }
-    const rp_json *ctx = rp_json_get(&call->event, "context");
-    if (rp_hook_record_transcript(r->store, pricing, call->session_id, rp_json_get_str(ctx, "user"),
-                                  rp_json_get_str(ctx, "parent_session_id"),
-                                  rp_json_get_str(ctx, "root_session_id"), call->transcript_path,
-                                  call->phase == RP_HOOK_STOP, NULL, err, sizeof err) != 0)
-        fprintf(stderr, "rampart hook: spend from %s not recorded: %s\n", call->transcript_path,
-                err);
+    rp_hook_spend_before_eval(r->store, r->cfg->pricing, r->o.host->name, r->payload, &r->call,
+                              &r->arena);
 }
 
 /* The reason of a prompt ASK on a host that can only block, with how to approve it: the
@@ -459,6 +439,7 @@ static int hook_run_main(hook_run *r)
         .process_cwd = getcwd(home_cwd, sizeof home_cwd),
         .subagents = r->cfg->n_errors == 0 ? r->cfg->subagents : NULL,
     };
+    r->payload = payload;
     int parsed = host->parse(payload, &env, &r->arena, &r->call, err, sizeof err);
     if (r->call.phase == RP_HOOK_IGNORED && parsed == 0)
         return finish(r); /* nothing to say */

@@ -17,7 +17,8 @@
 
 static const char spend_usage[] =
     "usage: rampart spend [--user U] [--session S] [--period day|week|month|quarter|year]\n"
-    "                     [--by model|user|day|session] [--json] [--ascii] [--state-dir DIR]\n"
+    "                     [--by model|user|day|session|source] [--json] [--ascii]\n"
+    "                     [--state-dir DIR]\n"
     "\n"
     "Shows the recorded LLM spend: a table of records, tokens and cost per group with a total,\n"
     "and a bar chart of the spend per UTC day (the last 31 days of the range). Usage recorded\n"
@@ -29,7 +30,9 @@ static const char spend_usage[] =
     "  --period P       only the current UTC window: day (today), week (ISO week, Monday to\n"
     "                   today), month, quarter or year (from its first day to today);\n"
     "                   default: all time\n"
-    "  --by G           group the table by model (default), user, day or session\n"
+    "  --by G           group the table by model (default), user, day, session or source:\n"
+    "                   what priced the spend (host: the cost the host reported; table: the\n"
+    "                   shipped prices; config: your pricing:; unpriced)\n"
     "  --json           one JSON object: {query, rows, total, days}; costs as cost_usd (USD)\n"
     "                   and cost_nusd (integer nano-dollars)\n"
     "  --ascii          draw the chart with '#' (the default when the locale is not UTF-8)\n"
@@ -79,7 +82,7 @@ static int parse_args(int argc, char **argv, spend_args *o, bool *done)
             o->period = v;
         } else if ((m = rp_cli_flag_value(argc, argv, &i, "--by", NULL, &v)) != 0) {
             if (m < 0 || rp_spend_group_parse(v, &o->group) != 0) {
-                return rp_cli_usage_error(cmd, "--by must be model, user, day or session");
+                return rp_cli_usage_error(cmd, "--by must be model, user, day, session or source");
             }
         } else if ((m = rp_cli_flag_value(argc, argv, &i, "--state-dir", NULL, &v)) != 0) {
             if (m < 0 || !v[0]) {
@@ -182,7 +185,8 @@ static int spend_run(int argc, char **argv)
 
 const rp_cli_command rp_cmd_spend = {
     .name = "spend",
-    .summary = "show recorded LLM spend: a table by model/user/day/session and a daily chart",
+    .summary =
+        "show recorded LLM spend: a table by model/user/day/session/source and a daily chart",
     .usage = spend_usage,
     .run = spend_run,
 };

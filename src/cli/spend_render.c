@@ -192,7 +192,9 @@ static const char *line_label(const rp_spend_report *r, const rp_spend_line *l)
     if (l->key) {
         return l->key;
     }
-    return r->group == RP_SPEND_BY_USER ? "(no user)" : "(unknown model)";
+    return r->group == RP_SPEND_BY_USER     ? "(no user)"
+           : r->group == RP_SPEND_BY_SOURCE ? "(not recorded)"
+                                            : "(unknown model)";
 }
 
 enum {

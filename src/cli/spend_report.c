@@ -6,15 +6,13 @@
 #include "cli/spend_render.h"
 
 static const char *const group_names[] = {
-    [RP_SPEND_BY_MODEL] = "model",
-    [RP_SPEND_BY_USER] = "user",
-    [RP_SPEND_BY_DAY] = "day",
-    [RP_SPEND_BY_SESSION] = "session",
+    [RP_SPEND_BY_MODEL] = "model",     [RP_SPEND_BY_USER] = "user",     [RP_SPEND_BY_DAY] = "day",
+    [RP_SPEND_BY_SESSION] = "session", [RP_SPEND_BY_SOURCE] = "source",
 };
 
 int rp_spend_group_parse(const char *s, rp_spend_group *out)
 {
-    for (int g = RP_SPEND_BY_MODEL; g <= RP_SPEND_BY_SESSION; g++) {
+    for (int g = RP_SPEND_BY_MODEL; g <= RP_SPEND_BY_SOURCE; g++) {
         if (s && strcmp(s, group_names[g]) == 0) {
             *out = (rp_spend_group)g;
             return 0;
@@ -25,7 +23,7 @@ int rp_spend_group_parse(const char *s, rp_spend_group *out)
 
 const char *rp_spend_group_name(rp_spend_group g)
 {
-    return g >= RP_SPEND_BY_MODEL && g <= RP_SPEND_BY_SESSION ? group_names[g] : "none";
+    return g >= RP_SPEND_BY_MODEL && g <= RP_SPEND_BY_SOURCE ? group_names[g] : "none";
 }
 
 /* The store's callback strings live only during the call: each row is copied into the arena,

@@ -15,6 +15,8 @@ static const char *const token_fields[] = {
 };
 
 static int read_count_raw(const rp_json *v, const char *name, int64_t *out, char *err, size_t n);
+static int price_from_table(const char *model, const rp_pricing *pricing, bool clamp,
+                            rp_usage_record *out, char *err, size_t err_size);
 
 /* A token count: a JSON integer >= 0, or an integral double (some hosts write 12.0), at most
  * RP_USAGE_MAX_TOKENS (or clamped to it). */
@@ -86,6 +88,7 @@ int rp_usage_read(const rp_json *usage, const char *model, const rp_pricing *pri
     out->cache_creation_input_tokens = counts[3];
     out->priced = false;
     out->cost_nusd = 0;
+    out->priced_by = NULL;
 
     const rp_json *cost = rp_json_get(usage, "cost_usd");
     if (cost != NULL && cost->type != RP_JSON_NULL) {
@@ -107,12 +110,23 @@ int rp_usage_read(const rp_json *usage, const char *model, const rp_pricing *pri
             out->cost_nusd = RP_USAGE_MAX_COST_NUSD;
         }
         out->priced = true;
+        out->priced_by = RP_PRICED_BY_HOST;
         return 0;
     }
+    return price_from_table(model, pricing, clamp, out, err, err_size);
+}
+
+/* Prices out's token counts at model's price in the table, when it has one. */
+static int price_from_table(const char *model, const rp_pricing *pricing, bool clamp,
+                            rp_usage_record *out, char *err, size_t err_size)
+{
     const rp_price *price = pricing && model && model[0] ? rp_pricing_find(pricing, model) : NULL;
     if (price != NULL) {
-        out->cost_nusd = rp_price_cost_nusd(price, counts[0], counts[1], counts[2], counts[3]);
+        out->cost_nusd =
+            rp_price_cost_nusd(price, out->input_tokens, out->output_tokens,
+                               out->cache_read_input_tokens, out->cache_creation_input_tokens);
         out->priced = true;
+        out->priced_by = price->from_config ? RP_PRICED_BY_CONFIG : RP_PRICED_BY_TABLE;
         if (out->cost_nusd > RP_USAGE_MAX_COST_NUSD) {
             if (!clamp) {
                 snprintf(err, err_size, "the computed cost is above $1,000,000 for one record");
@@ -257,6 +271,7 @@ int rp_usage_record_from_json(const rp_json *line, const rp_pricing *pricing, in
             return -1;
         }
         out->priced = true;
+        out->priced_by = RP_PRICED_BY_HOST;
     }
     return 0;
 }
@@ -291,6 +306,14 @@ int rp_usage_from_llm_response(const rp_json *data, const char *context_model,
     out->time_us = now_us;
     /* Clamped, not refused: a report the host made must be counted, or it cannot trip a budget. */
     if (rp_usage_read(usage, out->model, pricing, true, out, err, err_size) != 0)
+        return -1;
+    /* A host reports cost 0 for a provider it cannot price (opencode and Pi do): a zero cost
+     * for tokens is no price, so the table prices them when it can. */
+    if (out->priced && out->cost_nusd == 0 &&
+        out->input_tokens + out->output_tokens + out->cache_read_input_tokens +
+                out->cache_creation_input_tokens >
+            0 &&
+        price_from_table(out->model, pricing, true, out, err, err_size) != 0)
         return -1;
     return 1;
 }

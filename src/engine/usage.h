@@ -18,7 +18,8 @@
  *     integers >= 0, absent = 0 (an integral double such as 12.0 is accepted);
  *   cost_usd: a number >= 0, optional — when present the row is priced at that cost.
  * Then prices the row: a reported cost wins; else `model` in `pricing` (may be NULL: no table);
- * else the row is unpriced. Fills the token, priced and cost fields of *out (others untouched).
+ * else the row is unpriced. Fills the token, priced, cost and priced_by fields of *out (others
+ * untouched).
  * Counts above RP_USAGE_MAX_TOKENS and costs above RP_USAGE_MAX_COST_NUSD are errors, or with
  * `clamp` are recorded at the bound (a host's report must never be dropped: spend that is not
  * recorded cannot trip a budget). Returns 0, or -1 with err naming the field
@@ -36,7 +37,10 @@ int rp_usage_record_from_json(const rp_json *line, const rp_pricing *pricing, in
                               rp_usage_record *out, char *err, size_t err_size);
 
 /* What an llm_response event reports: data.usage (object) with data.model (else context.model)
- * and data.id / data.message_id / data.response_id / data.request_id as the dedupe key.
+ * and data.id / data.message_id / data.response_id / data.request_id as the dedupe key. A
+ * reported cost of 0 for tokens is taken for "the host could not price it" (opencode and Pi
+ * report 0 for a provider they have no price for): the table prices the row when it knows the
+ * model, else it stays priced at 0 by the host. (`rampart usage record` keeps a stated 0.)
  * Returns 1 and fills *out (time = now_us, session and links left to the caller), 0 when the
  * event carries no usage, -1 with err when the usage is malformed. */
 int rp_usage_from_llm_response(const rp_json *data, const char *context_model,

@@ -9,6 +9,7 @@
 
 #include "core/sha256.h"
 #include "hosts/claude_shape.h"
+#include "hosts/transcript.h"
 
 /* Appends to path[len..cap) and returns the new length (clamped: a long path is cut short). */
 static size_t path_add(char *path, size_t cap, size_t len, const char *fmt, ...)
@@ -304,12 +305,15 @@ int rp_claude_shape_parse(const rp_host_adapter *host, rp_claude_dialect dialect
          * session: the sub-agent budgets and spawn bounds key on that. */
         call->session_id = rp_arena_sprintf(a, "%s/agent/%s", sid, agent_id);
         f.parent_session_id = f.root_session_id = sid;
-        /* Its spend is in its own transcript (given at SubagentStop), never in the main one:
-         * reading the main transcript under the child session would charge the main session's
-         * messages twice. */
+        /* Its spend is in its own transcript (named at SubagentStop, where Claude Code puts it
+         * otherwise), never in the main one: reading the main transcript under the child
+         * session would charge the main session's messages twice. */
+        const char *main_path = call->transcript_path;
         if (rp_hook_opt_str(payload, "agent_transcript_path", &call->transcript_path, err,
                             err_size) != 0)
             return -1;
+        if (call->transcript_path == NULL && dialect == RP_DIALECT_CLAUDE)
+            call->transcript_path = rp_transcript_agent_path(a, main_path, agent_id);
     }
     if (rp_hook_phase_protects(call->phase) && rp_shape_reject_nul(payload, err, err_size) != 0)
         return -1;

@@ -15,8 +15,13 @@
  *   BeforeAgent  → request     (prompt)
  *   BeforeModel  → llm_request (data = llm_request)
  *   AfterModel   → llm_response (data = {model, usage, id}). AfterModel fires per streamed
- *                               chunk; only the chunk that carries usageMetadata and a
- *                               candidate's finishReason reports usage, once per response.
+ *                               chunk (dozens per answer); a chunk without a finishReason is
+ *                               ignored (answered with nothing, no evaluation, no audit row:
+ *                               AfterModel protects nothing), and the final chunk reports the
+ *                               response's usage once, keyed by the moment it fired. The hook
+ *                               records that usage only when the chat recording at
+ *                               transcript_path cannot be read: the recording has the cached and
+ *                               thinking tokens the payload lacks (src/cli/cmd_hook.c).
  *   SessionStart / SessionEnd → session_start / session_end; AfterAgent → stop.
  *   Notification, PreCompress, BeforeToolSelection (and unknown events): ignored.
  *
@@ -144,15 +149,21 @@ static bool response_finished(const rp_json *response)
 
 /* The usage block of a final chunk. Gemini counts cached tokens inside promptTokenCount, the
  * ledger counts them apart, so they are taken out of input_tokens. Thinking tokens
- * (thoughtsTokenCount) are billed as output and added to it. */
+ * (thoughtsTokenCount) are billed as output and added to it. Gemini CLI 0.61's hook payload
+ * carries only promptTokenCount, candidatesTokenCount and totalTokenCount: the thinking tokens
+ * are then what the total has beyond the other two, and cached tokens, which only the chat
+ * recording gets, are charged as ordinary input (an upper bound, never an under-count). */
 static int usage_of(const rp_json *meta, rp_arena *a, rp_json *out, char *err, size_t err_size)
 {
-    int64_t prompt, output, cached, thoughts;
+    int64_t prompt, output, cached, thoughts, total;
     if (read_count(meta, "promptTokenCount", &prompt, err, err_size) != 0 ||
         read_count(meta, "candidatesTokenCount", &output, err, err_size) != 0 ||
         read_count(meta, "cachedContentTokenCount", &cached, err, err_size) != 0 ||
-        read_count(meta, "thoughtsTokenCount", &thoughts, err, err_size) != 0)
+        read_count(meta, "thoughtsTokenCount", &thoughts, err, err_size) != 0 ||
+        read_count(meta, "totalTokenCount", &total, err, err_size) != 0)
         return -1;
+    if (rp_json_get(meta, "thoughtsTokenCount") == NULL && total > prompt + output)
+        thoughts = total - prompt - output;
     *out = rp_json_make_object();
     rp_json_object_set(a, out, "input_tokens",
                        rp_json_make_int(prompt > cached ? prompt - cached : 0));
@@ -177,11 +188,20 @@ static int parse_after_model(const rp_json *payload, rp_arena *a, rp_hook_call *
         if (usage_of(meta, a, &usage, err, err_size) != 0)
             return -1;
         rp_json_object_set(a, &data, "usage", usage);
-        /* The ledger drops a second row with the same id: a final chunk delivered twice is
-         * one response. The request identifies the response; the timestamp is the fallback. */
+        /* The ledger drops a second row with the same id: a final chunk delivered twice (two
+         * installs of the hook) is one response. The request cannot tell responses apart: the
+         * hook's llm_request keeps only text, so every step of a tool loop sends the same one.
+         * The moment the chunk fired can (with the request and the counts, should two fire in
+         * the same millisecond). */
+        rp_json key_parts = rp_json_make_object();
         const rp_json *request = rp_json_get(payload, "llm_request");
-        const char *ts = rp_json_get_str(payload, "timestamp");
-        const char *key = request || !ts ? rp_hook_call_key(a, "llm_request", request) : ts;
+        const rp_json *ts = rp_json_get(payload, "timestamp");
+        if (request)
+            rp_json_object_set(a, &key_parts, "request", *request);
+        if (ts)
+            rp_json_object_set(a, &key_parts, "timestamp", *ts);
+        rp_json_object_set(a, &key_parts, "usage", *meta);
+        const char *key = rp_hook_call_key(a, "llm_response", &key_parts);
         rp_json_object_set(
             a, &data, "id",
             rp_json_make_string_ref(rp_arena_sprintf(a, "%s:%s", call->session_id, key)));
@@ -335,9 +355,14 @@ static int read_fields(const rp_json *payload, rp_arena *a, rp_hook_call *call,
         call->can_rewrite = true;
         return 0;
     }
-    case RP_HOOK_LLM_RESPONSE:
+    case RP_HOOK_LLM_RESPONSE: {
         f->model = event_model(payload);
+        /* A streamed chunk before the last: nothing to record, nothing to judge. */
+        const rp_json *response = rp_json_get(payload, "llm_response");
+        if (rp_json_is_object(response) && !response_finished(response))
+            call->phase = RP_HOOK_IGNORED;
         return 0;
+    }
     default:
         return 0;
     }
@@ -374,9 +399,13 @@ static int parse(const rp_json *payload, const rp_hook_env *env, rp_arena *a, rp
 
     rp_hook_ctx_fields f = {0};
     const char *tool = NULL;
+    /* transcript_path: the chat recording, where the hook reads each response's full usage. */
     if (rp_hook_opt_str(payload, "cwd", &f.cwd, err, err_size) != 0 ||
+        rp_hook_opt_str(payload, "transcript_path", &call->transcript_path, err, err_size) != 0 ||
         read_fields(payload, a, call, &f, err, err_size) != 0)
         return -1;
+    if (call->phase == RP_HOOK_IGNORED)
+        return 0;
     /* An MCP tool (mcp_<server>_<tool>, with mcp_context naming both) goes to the policies by
      * the one MCP name they know; call->tool_name stays Gemini's. */
     if ((call->phase == RP_HOOK_PRE_TOOL || call->phase == RP_HOOK_POST_TOOL) &&

@@ -15,7 +15,8 @@
 #include "engine/usage.h"
 
 typedef enum line_kind {
-    LINE_IGNORED = 0, /* not an assistant line with usage: user, summary, system, ... */
+    LINE_IGNORED = 0, /* not an assistant line with usage: tool results, summary, system, ... */
+    LINE_PROMPT,      /* a user line that is not a tool result: the response before it ended */
     LINE_MALFORMED,
     LINE_OVERSIZED,
     LINE_SYNTHETIC,
@@ -31,10 +32,14 @@ typedef struct message_acc {
     rp_transcript_message m;
     size_t first_start; /* where its first line starts */
     size_t last_end;    /* where its last line ends */
+    bool proven;        /* known complete: a stop_reason, or the host acts on its tool_use */
+    bool ends_turn;     /* its stop_reason is not tool_use */
 } message_acc;
 
 typedef struct parse_state {
     rp_arena *a;
+    const char *tool_use_id; /* the tool_use the host is acting on, or NULL */
+    const char *model;       /* of the last assistant line (synthetic ones aside), or NULL */
     message_acc *msgs;
     size_t n_msgs, cap_msgs;
     size_t *slots; /* hash table of message index + 1 (0 = empty), by id */
@@ -144,6 +149,35 @@ static rp_json *read_usage(rp_arena *a, const rp_json *usage)
     return out;
 }
 
+/* True when message.content holds a tool_use block with this id. */
+static bool has_tool_use(const rp_json *message, const char *id)
+{
+    const rp_json *content = rp_json_get(message, "content");
+    for (size_t i = 0; id != NULL && rp_json_at(content, i); i++) {
+        const rp_json *block = rp_json_at(content, i);
+        const char *type = rp_json_get_str(block, "type");
+        const char *block_id = rp_json_get_str(block, "id");
+        if (type && block_id && strcmp(type, "tool_use") == 0 && strcmp(block_id, id) == 0) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* A user line is a prompt (or an interruption) unless it carries a tool result: the streaming
+ * tool executor may write a result while the response that asked for it is still streaming. */
+static line_kind user_line(const rp_json *line)
+{
+    const rp_json *content = rp_json_get(rp_json_get(line, "message"), "content");
+    for (size_t i = 0; rp_json_at(content, i); i++) {
+        const char *type = rp_json_get_str(rp_json_at(content, i), "type");
+        if (type && strcmp(type, "tool_result") == 0) {
+            return LINE_IGNORED;
+        }
+    }
+    return LINE_PROMPT;
+}
+
 /* One complete line [start, end) (without its '\n'), parsed in scratch. */
 static line_kind read_line(parse_state *p, rp_arena *scratch, const char *text, size_t start,
                            size_t len)
@@ -154,6 +188,9 @@ static line_kind read_line(parse_state *p, rp_arena *scratch, const char *text, 
         return LINE_MALFORMED;
     }
     const char *type = rp_json_get_str(line, "type");
+    if (type != NULL && strcmp(type, "user") == 0) {
+        return user_line(line);
+    }
     if (type == NULL || strcmp(type, "assistant") != 0) {
         return LINE_IGNORED;
     }
@@ -189,6 +226,18 @@ static line_kind read_line(parse_state *p, rp_arena *scratch, const char *text, 
     }
     message_acc *m = find_message(p, id, start);
     m->m.model = model[0] ? rp_arena_strdup(p->a, model) : NULL;
+    if (m->m.model != NULL) {
+        p->model = m->m.model;
+    }
+    /* stop_reason is set by the response's last event, with the final usage. */
+    const rp_json *stop = rp_json_get(message, "stop_reason");
+    if (stop != NULL && stop->type != RP_JSON_NULL) {
+        m->proven = true;
+        m->ends_turn = !rp_json_is_string(stop) || strcmp(stop->v.s, "tool_use") != 0;
+    }
+    if (has_tool_use(message, p->tool_use_id)) {
+        m->proven = true;
+    }
     m->m.time_us = time_us;
     m->m.usage = kept;
     m->last_end = start + len + 1;
@@ -240,19 +289,30 @@ static const message_acc *last_message(const parse_state *p)
 }
 
 int rp_transcript_parse(rp_arena *a, const char *chunk, size_t len, bool final,
-                        rp_transcript_chunk *out)
+                        const char *tool_use_id, rp_transcript_chunk *out)
 {
     memset(out, 0, sizeof *out);
     if (chunk == NULL) {
         return 0;
     }
-    parse_state p = {.a = a};
+    parse_state p = {.a = a, .tool_use_id = tool_use_id && tool_use_id[0] ? tool_use_id : NULL};
     bool oversized_tail;
     size_t cut = classify(&p, chunk, len, &oversized_tail);
+    out->model = p.model;
     const message_acc *last = last_message(&p);
-    /* An oversized partial line was written after the last message, which is therefore done
-     * (and deferring it would re-read the runaway line on every call). */
-    if (!final && last != NULL && !oversized_tail) {
+    /* The last message is done when the turn is (final), when one of its lines has a
+     * stop_reason, when the host acts on a tool_use it requested, or when a line only written
+     * after a response has ended follows it (a prompt, a synthetic message). An oversized
+     * partial line counts as done too (deferring the message would re-read the runaway line on
+     * every call). */
+    bool later_proof = false, later_prompt = false;
+    for (size_t i = p.n_lines; last != NULL && i-- > 0 && p.lines[i].end > last->last_end;) {
+        later_prompt = later_prompt || p.lines[i].kind == LINE_PROMPT;
+        later_proof = later_proof || later_prompt || p.lines[i].kind == LINE_SYNTHETIC;
+    }
+    /* A prompt after the turn's end starts another turn, not yet ended. */
+    out->ended = last != NULL && last->ends_turn && !later_prompt;
+    if (!final && last != NULL && !last->proven && !later_proof && !oversized_tail) {
         cut = last->first_start;
     }
     out->consumed = cut;
@@ -280,4 +340,18 @@ int rp_transcript_parse(rp_arena *a, const char *chunk, size_t len, bool final,
         }
     }
     return 0;
+}
+
+const char *rp_transcript_agent_path(rp_arena *a, const char *main_path, const char *agent_id)
+{
+    static const char ext[] = ".jsonl";
+    size_t n = main_path ? strlen(main_path) : 0;
+    if (n <= sizeof ext - 1 || strcmp(main_path + n - (sizeof ext - 1), ext) != 0 ||
+        agent_id == NULL || agent_id[0] == '\0' ||
+        strspn(agent_id, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-") !=
+            strlen(agent_id)) {
+        return NULL;
+    }
+    return rp_arena_sprintf(a, "%.*s/subagents/agent-%s.jsonl", (int)(n - (sizeof ext - 1)),
+                            main_path, agent_id);
 }

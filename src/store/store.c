@@ -270,6 +270,29 @@ static int check_transcript_key(rp_store *s, const char *session_id, const char 
     return 0;
 }
 
+int rp_store_get_transcript(rp_store *s, const char *session_id, const char *path, rp_arena *a,
+                            rp_transcript_mark *out)
+{
+    if (s == NULL || a == NULL || out == NULL) {
+        return -1;
+    }
+    memset(out, 0, sizeof *out);
+    if (rp_store_enter(s) != 0 || rp_store_check_id(s, "session id", session_id) != 0 ||
+        (path != NULL && rp_store_check_id(s, "transcript path", path) != 0)) {
+        return -1;
+    }
+    int rc = s->ops->get_transcript(s, session_id, path, a, out);
+    if (rc == 0 && out->offset < 0) {
+        rp_store_set_error(s, "%s store: corrupt transcript offset %lld of session '%s'",
+                           s->ops->name, (long long)out->offset, session_id);
+        return -1;
+    }
+    if (rc != 0) {
+        memset(out, 0, sizeof *out);
+    }
+    return rc;
+}
+
 int rp_store_get_transcript_offset(rp_store *s, const char *session_id, const char *path,
                                    int64_t *offset)
 {
@@ -280,21 +303,16 @@ int rp_store_get_transcript_offset(rp_store *s, const char *session_id, const ch
     if (check_transcript_key(s, session_id, path) != 0) {
         return -1;
     }
-    int64_t got = 0;
-    if (s->ops->get_transcript_offset(s, session_id, path, &got) != 0) {
-        return -1;
-    }
-    if (got < 0) {
-        rp_store_set_error(s, "%s store: corrupt transcript offset %lld of session '%s'",
-                           s->ops->name, (long long)got, session_id);
-        return -1;
-    }
-    *offset = got;
-    return 0;
+    rp_arena a = {0};
+    rp_transcript_mark mark;
+    int rc = rp_store_get_transcript(s, session_id, path, &a, &mark);
+    *offset = mark.offset;
+    rp_arena_free(&a);
+    return rc < 0 ? -1 : 0;
 }
 
 int rp_store_set_transcript_offset(rp_store *s, const char *session_id, const char *path,
-                                   int64_t offset)
+                                   int64_t offset, const char *model)
 {
     if (s == NULL || check_transcript_key(s, session_id, path) != 0) {
         return -1;
@@ -303,7 +321,10 @@ int rp_store_set_transcript_offset(rp_store *s, const char *session_id, const ch
         rp_store_set_error(s, "transcript offset must be >= 0, got %lld", (long long)offset);
         return -1;
     }
-    return s->ops->set_transcript_offset(s, session_id, path, offset, rp_now_us());
+    if (model != NULL && model[0] == '\0') {
+        model = NULL;
+    }
+    return s->ops->set_transcript_offset(s, session_id, path, offset, model, rp_now_us());
 }
 
 static bool is_known_result(const char *result)

@@ -54,12 +54,26 @@ int rp_store_take_pending_at(rp_store *s, const char *session_id, const char *as
                              rp_json **updates, int64_t *created_us);
 
 /* How far a host's session transcript (path) has been read for spend: a byte offset from the
- * start of the file, per (session, path). get gives 0 when none is stored; set replaces it
- * (offset >= 0). */
+ * start of the file, per (session, path), and the model of the last assistant message read
+ * from it (the session's current model; Claude Code's hooks name none). get gives 0 when none
+ * is stored; set replaces the offset (>= 0) and the model (NULL keeps the stored one). */
 int rp_store_get_transcript_offset(rp_store *s, const char *session_id, const char *path,
                                    int64_t *offset);
 int rp_store_set_transcript_offset(rp_store *s, const char *session_id, const char *path,
-                                   int64_t offset);
+                                   int64_t offset, const char *model);
+
+/* One transcript bookmark: its path, offset and model (NULL when none was seen). */
+typedef struct rp_transcript_mark {
+    const char *path;
+    int64_t offset;
+    const char *model;
+} rp_transcript_mark;
+
+/* The bookmark of (session_id, path), or with path NULL the session's most recently written
+ * one (how a sub-agent's transcript, named at its SubagentStop, is found again). Strings are
+ * copied into a. Returns 0, 1 when there is none (*out zeroed), -1 on a store error. */
+int rp_store_get_transcript(rp_store *s, const char *session_id, const char *path, rp_arena *a,
+                            rp_transcript_mark *out);
 
 /* One audited decision. */
 typedef struct rp_audit_row {
@@ -143,7 +157,14 @@ typedef struct rp_usage_record {
     int64_t input_tokens, output_tokens, cache_read_input_tokens, cache_creation_input_tokens;
     bool priced;       /* false: no price and no reported cost (counts as unpriced usage) */
     int64_t cost_nusd; /* when priced */
+    /* What priced it: RP_PRICED_BY_HOST (the cost the report carried), _TABLE (the shipped
+     * price table) or _CONFIG (the config's pricing:); NULL when unpriced or not said. */
+    const char *priced_by;
 } rp_usage_record;
+
+#define RP_PRICED_BY_HOST   "host"
+#define RP_PRICED_BY_TABLE  "table"
+#define RP_PRICED_BY_CONFIG "config"
 
 /* Appends the row and updates the per-session and per-user-per-day aggregates (the user is the
  * session's owner — its root's owner, else its own first known user, which the record's user_id
@@ -202,7 +223,9 @@ typedef enum rp_spend_group {
     RP_SPEND_BY_MODEL,    /* key = model, "" when unknown */
     RP_SPEND_BY_USER,     /* key = the row's user, "" when none */
     RP_SPEND_BY_DAY,      /* key = "YYYY-MM-DD" */
-    RP_SPEND_BY_SESSION   /* key = session id */
+    RP_SPEND_BY_SESSION,  /* key = session id */
+    RP_SPEND_BY_SOURCE    /* key = what priced the rows: host, table, config, "unpriced", or
+                             "" (recorded before rampart kept it) */
 } rp_spend_group;
 
 typedef struct rp_spend_query {

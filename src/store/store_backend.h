@@ -92,11 +92,12 @@ typedef struct rp_store_ops {
     int (*spend)(rp_store *s, const rp_spend_query *q,
                  int (*fn)(void *self, const rp_spend_row *row), void *self);
 
-    /* How far a session's host transcript was read; *offset untouched when none is stored. */
-    int (*get_transcript_offset)(rp_store *s, const char *session_id, const char *path,
-                                 int64_t *offset);
+    /* A session's transcript bookmark (path NULL: the one written last), strings in a; 1 when
+     * none is stored. set keeps the stored model when model is NULL. */
+    int (*get_transcript)(rp_store *s, const char *session_id, const char *path, rp_arena *a,
+                          rp_transcript_mark *out);
     int (*set_transcript_offset)(rp_store *s, const char *session_id, const char *path,
-                                 int64_t offset, int64_t now_us);
+                                 int64_t offset, const char *model, int64_t now_us);
 } rp_store_ops;
 
 struct rp_store {

@@ -322,6 +322,19 @@ static int check_record(rp_store *s, const rp_usage_record *r)
     return 0;
 }
 
+/* The canonical (static) name of what priced a row, or NULL for anything else: the stores
+ * keep the pointer. */
+static const char *priced_by(const char *source)
+{
+    static const char *const names[] = {RP_PRICED_BY_HOST, RP_PRICED_BY_TABLE, RP_PRICED_BY_CONFIG};
+    for (size_t i = 0; source != NULL && i < sizeof names / sizeof names[0]; i++) {
+        if (strcmp(source, names[i]) == 0) {
+            return names[i];
+        }
+    }
+    return NULL;
+}
+
 static int record_in_tx(rp_store *s, const rp_usage_record *r, bool *duplicate)
 {
     const char *record_id = stated(r->record_id);
@@ -351,6 +364,7 @@ static int record_in_tx(rp_store *s, const rp_usage_record *r, bool *duplicate)
         if (!row.priced) {
             row.cost_nusd = 0; /* documented: the cost of an unpriced record is ignored */
         }
+        row.priced_by = row.priced ? priced_by(r->priced_by) : NULL;
         char day[11];
         day_of(r->time_us, day);
         rc = s->ops->insert_usage(s, &row, day);
@@ -525,7 +539,7 @@ int rp_store_spend(rp_store *s, const rp_spend_query *q,
         (q->last_day != NULL && check_day(s, "last day", q->last_day) != 0)) {
         return -1;
     }
-    if (q->group < RP_SPEND_BY_NONE || q->group > RP_SPEND_BY_SESSION) {
+    if (q->group < RP_SPEND_BY_NONE || q->group > RP_SPEND_BY_SOURCE) {
         rp_store_set_error(s, "spend query: unknown grouping %d", (int)q->group);
         return -1;
     }

@@ -64,8 +64,9 @@ typedef struct mem_budget {
 /* How far a session's transcript was read (rp_store_set_transcript_offset). */
 typedef struct mem_offset {
     struct mem_offset *next;
-    char *session_id, *path;
+    char *session_id, *path, *model;
     int64_t offset;
+    uint64_t written; /* the store's write counter when last set: the latest one wins */
 } mem_offset;
 
 typedef struct memory_store {
@@ -83,6 +84,7 @@ typedef struct memory_store {
     mem_budget *budgets;
     size_t n_budgets, cap_budgets;
     mem_offset *offsets;
+    uint64_t offset_writes;
 } memory_store;
 
 static memory_store *mem(rp_store *s)
@@ -163,6 +165,7 @@ static void mem_close(rp_store *s)
         mem_offset *next = m->offsets->next;
         free(m->offsets->session_id);
         free(m->offsets->path);
+        free(m->offsets->model);
         free(m->offsets);
         m->offsets = next;
     }
@@ -329,18 +332,33 @@ static mem_offset *find_offset(memory_store *m, const char *session_id, const ch
     return NULL;
 }
 
-static int mem_get_transcript_offset(rp_store *s, const char *session_id, const char *path,
-                                     int64_t *offset)
+static int mem_get_transcript(rp_store *s, const char *session_id, const char *path, rp_arena *a,
+                              rp_transcript_mark *out)
 {
-    const mem_offset *o = find_offset(mem(s), session_id, path);
-    *offset = o != NULL ? o->offset : 0;
+    memory_store *m = mem(s);
+    const mem_offset *o = NULL;
+    if (path != NULL) {
+        o = find_offset(m, session_id, path);
+    } else {
+        for (const mem_offset *i = m->offsets; i != NULL; i = i->next) {
+            if (strcmp(i->session_id, session_id) == 0 && (o == NULL || i->written > o->written)) {
+                o = i;
+            }
+        }
+    }
+    if (o == NULL) {
+        return 1;
+    }
+    out->path = rp_arena_strdup(a, o->path);
+    out->offset = o->offset;
+    out->model = o->model ? rp_arena_strdup(a, o->model) : NULL;
     return 0;
 }
 
 static int mem_set_transcript_offset(rp_store *s, const char *session_id, const char *path,
-                                     int64_t offset, int64_t now_us)
+                                     int64_t offset, const char *model, int64_t now_us)
 {
-    (void)now_us; /* the memory store keeps no update times */
+    (void)now_us; /* the memory store keeps no update times, only their order */
     memory_store *m = mem(s);
     mem_offset *o = find_offset(m, session_id, path);
     if (o == NULL) {
@@ -351,6 +369,11 @@ static int mem_set_transcript_offset(rp_store *s, const char *session_id, const 
         m->offsets = o;
     }
     o->offset = offset;
+    o->written = ++m->offset_writes;
+    if (model != NULL) {
+        free(o->model);
+        o->model = dup_or_null(model);
+    }
     return 0;
 }
 
@@ -802,6 +825,9 @@ static const char *spend_key(const mem_usage *u, rp_spend_group group)
     case RP_SPEND_BY_SESSION:
         key = u->r.session_id;
         break;
+    case RP_SPEND_BY_SOURCE:
+        key = u->r.priced ? u->r.priced_by : "unpriced"; /* priced_by is a static name */
+        break;
     }
     return key != NULL ? key : "";
 }
@@ -882,7 +908,7 @@ static const rp_store_ops memory_ops = {
     .attach_budget = mem_attach_budget,
     .session_budget = mem_session_budget,
     .spend = mem_spend,
-    .get_transcript_offset = mem_get_transcript_offset,
+    .get_transcript = mem_get_transcript,
     .set_transcript_offset = mem_set_transcript_offset,
 };
 

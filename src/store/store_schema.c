@@ -154,6 +154,14 @@ static const char *const migrations[] = {
     "    updated_us BIGINT NOT NULL,\n"
     "    PRIMARY KEY (session_id, path)\n"
     ");\n",
+    /* v5: the model of the last assistant message read from the transcript (issue 15): Claude
+     * Code's hooks name no model, and expensive_models needs the session's current one even on
+     * a call whose read found no new message. NULL until one was seen. */
+    "ALTER TABLE transcript_offset ADD COLUMN model TEXT;\n",
+    /* v6: what priced each usage row (issue 15): 'host' (the cost the report carried), 'table'
+     * (the shipped price table) or 'config' (the config's pricing:), NULL when unpriced or
+     * recorded before v6. */
+    "ALTER TABLE usage_row ADD COLUMN priced_by TEXT;\n",
 };
 
 #define N_MIGRATIONS ((int)(sizeof migrations / sizeof migrations[0]))

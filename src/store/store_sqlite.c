@@ -76,6 +76,7 @@ enum stmt_id {
     ST_SESSION_BUDGET,
     ST_TAKE_PENDING_AT,
     ST_GET_TRANSCRIPT_OFFSET,
+    ST_LAST_TRANSCRIPT,
     ST_SET_TRANSCRIPT_OFFSET,
     ST_COUNT
 };
@@ -194,8 +195,8 @@ static const char *const stmt_sql[ST_COUNT] = {
     [ST_INSERT_USAGE] = "INSERT INTO usage_row (time_us, day, session_id, root_session_id, "
                         "parent_session_id, user_id, model, record_id, input_tokens, "
                         "output_tokens, cache_read_input_tokens, cache_creation_input_tokens, "
-                        "priced, cost_nusd) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, "
-                        "?11, ?12, ?13, ?14)",
+                        "priced, cost_nusd, priced_by) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, "
+                        "?9, ?10, ?11, ?12, ?13, ?14, ?15)",
     [ST_BUMP_SESSION] =
         "UPDATE usage_session SET root_session_id = ?2, " AGGREGATE_BUMP " WHERE session_id = ?1",
     [ST_BUMP_USER_DAY] =
@@ -240,19 +241,23 @@ static const char *const stmt_sql[ST_COUNT] = {
      * transaction, so two processes can never both take the same approval. */
     [ST_TAKE_PENDING_AT] = "DELETE FROM pending_ask WHERE session_id = ?1 AND ask_key = ?2 "
                            "RETURNING updates, created_us",
-    [ST_GET_TRANSCRIPT_OFFSET] = "SELECT read_offset FROM transcript_offset "
+    [ST_GET_TRANSCRIPT_OFFSET] = "SELECT path, read_offset, model FROM transcript_offset "
                                  "WHERE session_id = ?1 AND path = ?2",
+    /* The primary key's session_id prefix finds the session's few rows. */
+    [ST_LAST_TRANSCRIPT] = "SELECT path, read_offset, model FROM transcript_offset "
+                           "WHERE session_id = ?1 ORDER BY updated_us DESC, path LIMIT 1",
     [ST_SET_TRANSCRIPT_OFFSET] = "INSERT INTO transcript_offset (session_id, path, read_offset, "
-                                 "updated_us) VALUES (?1, ?2, ?3, ?4) "
+                                 "model, updated_us) VALUES (?1, ?2, ?3, ?4, ?5) "
                                  "ON CONFLICT (session_id, path) DO UPDATE "
                                  "SET read_offset = excluded.read_offset, "
+                                 "model = COALESCE(excluded.model, transcript_offset.model), "
                                  "updated_us = excluded.updated_us",
 };
 
 /* `rampart spend`: one statement per grouping, built on first use. The key expression and GROUP
  * BY differ; RP_SPEND_BY_NONE has no GROUP BY, so it yields exactly one row even when nothing
  * matches. ?1 user, ?2 session (its subtree), ?3 first day, ?4 last day; NULL = no filter. */
-#define SPEND_GROUPS (RP_SPEND_BY_SESSION + 1)
+#define SPEND_GROUPS (RP_SPEND_BY_SOURCE + 1)
 
 static const char *const spend_key_sql[SPEND_GROUPS] = {
     [RP_SPEND_BY_NONE] = "''",
@@ -260,6 +265,7 @@ static const char *const spend_key_sql[SPEND_GROUPS] = {
     [RP_SPEND_BY_USER] = "COALESCE(user_id, '')",
     [RP_SPEND_BY_DAY] = "day",
     [RP_SPEND_BY_SESSION] = "session_id",
+    [RP_SPEND_BY_SOURCE] = "CASE WHEN priced = 0 THEN 'unpriced' ELSE COALESCE(priced_by, '') END",
 };
 
 static const char spend_sql_format[] =
@@ -888,7 +894,8 @@ static int sq_insert_usage(rp_store *s, const rp_usage_record *r, const char *da
     if (bind_str(q, st, 2, day) != 0 || bind_str(q, st, 3, r->session_id) != 0 ||
         bind_str(q, st, 4, r->root_session_id) != 0 ||
         bind_str(q, st, 5, r->parent_session_id) != 0 || bind_str(q, st, 6, r->user_id) != 0 ||
-        bind_str(q, st, 7, r->model) != 0 || bind_str(q, st, 8, r->record_id) != 0) {
+        bind_str(q, st, 7, r->model) != 0 || bind_str(q, st, 8, r->record_id) != 0 ||
+        bind_str(q, st, 15, r->priced_by) != 0) {
         return -1;
     }
     sqlite3_bind_int64(st, 9, r->input_tokens);
@@ -1137,36 +1144,43 @@ static int sq_take_pending_at(rp_store *s, const char *session_id, const char *a
     return rc == SQLITE_DONE ? 0 : -1;
 }
 
-static int sq_get_transcript_offset(rp_store *s, const char *session_id, const char *path,
-                                    int64_t *offset)
+static int sq_get_transcript(rp_store *s, const char *session_id, const char *path, rp_arena *a,
+                             rp_transcript_mark *out)
 {
     sqlite_store *q = sq(s);
-    sqlite3_stmt *st = stmt(q, ST_GET_TRANSCRIPT_OFFSET);
-    if (st == NULL || bind_str(q, st, 1, session_id) != 0 || bind_str(q, st, 2, path) != 0) {
+    sqlite3_stmt *st = stmt(q, path ? ST_GET_TRANSCRIPT_OFFSET : ST_LAST_TRANSCRIPT);
+    if (st == NULL || bind_str(q, st, 1, session_id) != 0 ||
+        (path != NULL && bind_str(q, st, 2, path) != 0)) {
         return -1;
     }
     int rc = sqlite3_step(st);
+    int found = 1;
     if (rc == SQLITE_ROW) {
-        *offset = sqlite3_column_int64(st, 0);
+        const char *p = column_str(st, 0), *model = column_str(st, 2);
+        out->path = p ? rp_arena_strdup(a, p) : NULL;
+        out->offset = sqlite3_column_int64(st, 1);
+        out->model = model ? rp_arena_strdup(a, model) : NULL;
+        found = 0;
         rc = SQLITE_DONE;
     }
     if (rc != SQLITE_DONE) {
         set_sql_error(q, "cannot read transcript offset");
     }
     sqlite3_reset(st);
-    return rc == SQLITE_DONE ? 0 : -1;
+    return rc == SQLITE_DONE ? found : -1;
 }
 
 static int sq_set_transcript_offset(rp_store *s, const char *session_id, const char *path,
-                                    int64_t offset, int64_t now_us)
+                                    int64_t offset, const char *model, int64_t now_us)
 {
     sqlite_store *q = sq(s);
     sqlite3_stmt *st = stmt(q, ST_SET_TRANSCRIPT_OFFSET);
-    if (st == NULL || bind_str(q, st, 1, session_id) != 0 || bind_str(q, st, 2, path) != 0) {
+    if (st == NULL || bind_str(q, st, 1, session_id) != 0 || bind_str(q, st, 2, path) != 0 ||
+        bind_str(q, st, 4, model) != 0) {
         return -1;
     }
     sqlite3_bind_int64(st, 3, offset);
-    sqlite3_bind_int64(st, 4, now_us);
+    sqlite3_bind_int64(st, 5, now_us);
     return run(q, st, "cannot save transcript offset");
 }
 
@@ -1201,7 +1215,7 @@ static const rp_store_ops sqlite_ops = {
     .attach_budget = sq_attach_budget,
     .session_budget = sq_session_budget,
     .spend = sq_spend,
-    .get_transcript_offset = sq_get_transcript_offset,
+    .get_transcript = sq_get_transcript,
     .set_transcript_offset = sq_set_transcript_offset,
 };
 

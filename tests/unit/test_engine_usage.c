@@ -221,6 +221,61 @@ static void test_llm_response(void **state)
                      -1);
 }
 
+/* A host's cost 0 is "could not price it" (issue 15: opencode and Pi recorded $0.00 for a model
+ * rampart prices); what priced each row is said. */
+static void test_host_zero_cost(void **state)
+{
+    fixture *f = *state;
+    rp_usage_record r;
+    char err[256] = "";
+    /* Cost 0 for a priced model: the table prices it. (This table is the config's.) */
+    rp_json *data = parse(f, "{\"model\":\"test-model\",\"id\":\"m1\",\"usage\":{"
+                             "\"input_tokens\":1000000,\"cost_usd\":0}}");
+    assert_int_equal(rp_usage_from_llm_response(data, NULL, f->pricing, 0, &r, err, sizeof err), 1);
+    assert_true(r.priced);
+    assert_int_equal(r.cost_nusd, 2000000000LL);
+    assert_string_equal(r.priced_by, RP_PRICED_BY_CONFIG);
+    /* Cost 0 for a model nobody prices: recorded at the host's 0, said to be the host's. */
+    data = parse(f, "{\"model\":\"fake-local\",\"usage\":{\"input_tokens\":900,"
+                    "\"cost_usd\":0}}");
+    assert_int_equal(rp_usage_from_llm_response(data, NULL, f->pricing, 0, &r, err, sizeof err), 1);
+    assert_true(r.priced);
+    assert_int_equal(r.cost_nusd, 0);
+    assert_string_equal(r.priced_by, RP_PRICED_BY_HOST);
+    /* A real cost wins over the table. */
+    data = parse(f, "{\"model\":\"test-model\",\"usage\":{\"input_tokens\":1000000,"
+                    "\"cost_usd\":0.5}}");
+    assert_int_equal(rp_usage_from_llm_response(data, NULL, f->pricing, 0, &r, err, sizeof err), 1);
+    assert_int_equal(r.cost_nusd, 500000000LL);
+    assert_string_equal(r.priced_by, RP_PRICED_BY_HOST);
+    /* No tokens at cost 0: nothing to price, the host's 0 stands. */
+    data = parse(f, "{\"model\":\"test-model\",\"usage\":{\"cost_usd\":0}}");
+    assert_int_equal(rp_usage_from_llm_response(data, NULL, f->pricing, 0, &r, err, sizeof err), 1);
+    assert_string_equal(r.priced_by, RP_PRICED_BY_HOST);
+    /* The shipped table: "table". */
+    char perr[256];
+    rp_pricing *shipped = rp_pricing_build(&f->a, NULL, perr, sizeof perr);
+    assert_non_null(shipped);
+    data = parse(f, "{\"model\":\"gpt-4o-mini\",\"usage\":{\"input_tokens\":900,"
+                    "\"output_tokens\":50,\"cache_read_input_tokens\":100,\"cost_usd\":0}}");
+    assert_int_equal(rp_usage_from_llm_response(data, NULL, shipped, 0, &r, err, sizeof err), 1);
+    assert_string_equal(r.priced_by, RP_PRICED_BY_TABLE);
+    assert_true(r.cost_nusd > 0);
+    /* `rampart usage record` keeps a stated 0: a person said so. */
+    assert_int_equal(line(f,
+                          "{\"session_id\":\"s\",\"model\":\"test-model\",\"input_tokens\":"
+                          "1000000,\"cost_usd\":0}",
+                          &r, err),
+                     0);
+    assert_int_equal(r.cost_nusd, 0);
+    assert_string_equal(r.priced_by, RP_PRICED_BY_HOST);
+    /* Unpriced: none. */
+    data = parse(f, "{\"model\":\"fake-local\",\"usage\":{\"input_tokens\":9}}");
+    assert_int_equal(rp_usage_from_llm_response(data, NULL, f->pricing, 0, &r, err, sizeof err), 1);
+    assert_false(r.priced);
+    assert_null(r.priced_by);
+}
+
 static void test_totals_to_json(void **state)
 {
     fixture *f = *state;
@@ -261,6 +316,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_fields_and_links, setup, teardown),
         cmocka_unit_test_setup_teardown(test_bad_lines, setup, teardown),
         cmocka_unit_test_setup_teardown(test_llm_response, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_host_zero_cost, setup, teardown),
         cmocka_unit_test_setup_teardown(test_totals_to_json, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

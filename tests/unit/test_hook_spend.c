@@ -37,6 +37,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cli/hook_spend.h"
@@ -168,12 +170,26 @@ static void append_text(fixture *f, const char *text)
     fclose(out);
 }
 
+/* One read: the session, its links, the path and whether the turn is over. */
+static int record_as(rp_store *store, const rp_pricing *pricing, const char *session,
+                     const char *user, const char *parent, const char *root, const char *path,
+                     bool final, rp_transcript_stats *st, char *err, size_t err_size)
+{
+    rp_transcript_source src = {.session_id = session,
+                                .user = user,
+                                .parent_session_id = parent,
+                                .root_session_id = root,
+                                .path = path,
+                                .final = final};
+    return rp_hook_record_transcript(store, pricing, &src, st, err, err_size);
+}
+
 static rp_transcript_stats record(fixture *f, bool final)
 {
     rp_transcript_stats st;
     char err[512] = "";
-    int rc = rp_hook_record_transcript(f->store, f->pricing, SESSION, "alice", NULL, NULL, f->path,
-                                       final, &st, err, sizeof err);
+    int rc = record_as(f->store, f->pricing, SESSION, "alice", NULL, NULL, f->path, final, &st, err,
+                       sizeof err);
     if (rc != 0) {
         fail_msg("rp_hook_record_transcript: %s", err);
     }
@@ -254,18 +270,19 @@ static void test_finished_last_line_is_recorded_next_time(void **state)
 static void test_growing_file_records_only_new_messages(void **state)
 {
     fixture *f = *state;
-    /* Turn 1 written; a post-tool read: msg C is the last message and waits. */
+    /* Turn 1 written; a post-tool read: msg C is the last message, but its last line has a
+     * stop_reason (the response ended): recorded. */
     write_prefix(f, CUT_TURN1);
-    assert_stats(record(f, false), 2, 0, US(20649 + 13020));
-    /* Stop: the turn is over, C is recorded. */
-    assert_stats(record(f, true), 1, 0, US(19032));
+    assert_stats(record(f, false), 3, 0, TURN1_NUSD);
+    /* Stop: nothing new. */
+    assert_stats(record(f, true), 0, 0, 0);
     assert_tree(f, 3, TURN1_NUSD);
     assert_int_equal(stored_offset(f), CUT_TURN1);
 
-    /* Turn 2 written; a prompt-submit read before the Stop: H waits. */
+    /* Turn 2 written; a post-tool read: every message of it, H's stop_reason included. */
     write_prefix(f, CUT_TURN2);
-    assert_stats(record(f, false), 4, 0, US(15774 + 13128 + 4754 + 4081));
-    assert_stats(record(f, true), 1, 0, US(13335));
+    assert_stats(record(f, false), 5, 0, TURN12_NUSD - TURN1_NUSD);
+    assert_stats(record(f, true), 0, 0, 0);
     assert_tree(f, 8, TURN12_NUSD);
 
     /* The rest at once, final. */
@@ -318,32 +335,32 @@ static void test_missing_or_odd_paths(void **state)
     rp_transcript_stats st;
     char err[512] = "";
     /* Missing file, no path: nothing, no error. */
-    assert_int_equal(rp_hook_record_transcript(f->store, f->pricing, SESSION, NULL, NULL, NULL,
-                                               f->path, true, &st, err, sizeof err),
+    assert_int_equal(record_as(f->store, f->pricing, SESSION, NULL, NULL, NULL, f->path, true, &st,
+                               err, sizeof err),
                      0);
     assert_int_equal(st.recorded, 0);
-    assert_int_equal(rp_hook_record_transcript(f->store, f->pricing, SESSION, NULL, NULL, NULL,
-                                               NULL, true, &st, err, sizeof err),
+    assert_int_equal(record_as(f->store, f->pricing, SESSION, NULL, NULL, NULL, NULL, true, &st,
+                               err, sizeof err),
                      0);
-    assert_int_equal(rp_hook_record_transcript(f->store, f->pricing, SESSION, NULL, NULL, NULL, "",
-                                               true, NULL, err, sizeof err),
-                     0);
+    assert_int_equal(
+        record_as(f->store, f->pricing, SESSION, NULL, NULL, NULL, "", true, NULL, err, sizeof err),
+        0);
     char missing_dir[256];
     snprintf(missing_dir, sizeof missing_dir, "%s/nope/session.jsonl", f->dir);
-    assert_int_equal(rp_hook_record_transcript(f->store, f->pricing, SESSION, NULL, NULL, NULL,
-                                               missing_dir, true, &st, err, sizeof err),
+    assert_int_equal(record_as(f->store, f->pricing, SESSION, NULL, NULL, NULL, missing_dir, true,
+                               &st, err, sizeof err),
                      0);
     /* A directory is not a transcript: an error, said. */
-    assert_int_equal(rp_hook_record_transcript(f->store, f->pricing, SESSION, NULL, NULL, NULL,
-                                               f->dir, true, &st, err, sizeof err),
+    assert_int_equal(record_as(f->store, f->pricing, SESSION, NULL, NULL, NULL, f->dir, true, &st,
+                               err, sizeof err),
                      -1);
     char want[256];
     snprintf(want, sizeof want, "transcript %s is not a regular file", f->dir);
     assert_string_equal(err, want);
     /* No session: an error. */
-    assert_int_equal(rp_hook_record_transcript(f->store, f->pricing, "", NULL, NULL, NULL, f->path,
-                                               true, &st, err, sizeof err),
-                     -1);
+    assert_int_equal(
+        record_as(f->store, f->pricing, "", NULL, NULL, NULL, f->path, true, &st, err, sizeof err),
+        -1);
     assert_string_equal(err, "transcript: no store or no session id");
     assert_tree(f, 0, 0);
 }
@@ -355,9 +372,9 @@ static void test_unpriced_without_table(void **state)
     write_prefix(f, CUT_TURN1);
     rp_transcript_stats st;
     char err[256];
-    assert_int_equal(rp_hook_record_transcript(f->store, NULL, SESSION, NULL, NULL, NULL, f->path,
-                                               true, &st, err, sizeof err),
-                     0);
+    assert_int_equal(
+        record_as(f->store, NULL, SESSION, NULL, NULL, NULL, f->path, true, &st, err, sizeof err),
+        0);
     assert_int_equal(st.recorded, 3);
     assert_int_equal(st.unpriced, 3);
     assert_int_equal(st.cost_nusd, 0);
@@ -371,9 +388,8 @@ static void test_links_parent_and_root(void **state)
     write_prefix(f, CUT_TURN1);
     rp_transcript_stats st;
     char err[256];
-    assert_int_equal(rp_hook_record_transcript(f->store, f->pricing, "parent/agent/a1", "alice",
-                                               "parent", "parent", f->path, true, &st, err,
-                                               sizeof err),
+    assert_int_equal(record_as(f->store, f->pricing, "parent/agent/a1", "alice", "parent", "parent",
+                               f->path, true, &st, err, sizeof err),
                      0);
     assert_int_equal(st.recorded, 3);
     rp_usage_totals t;
@@ -393,27 +409,161 @@ static void test_transcript_offsets(void **state)
     int64_t off = -1;
     assert_int_equal(rp_store_get_transcript_offset(f->store, "s", "/t.jsonl", &off), 0);
     assert_int_equal(off, 0);
-    assert_int_equal(rp_store_set_transcript_offset(f->store, "s", "/t.jsonl", 123), 0);
-    assert_int_equal(rp_store_set_transcript_offset(f->store, "s", "/u.jsonl", 7), 0);
-    assert_int_equal(rp_store_set_transcript_offset(f->store, "s", "/t.jsonl", 456), 0);
+    assert_int_equal(rp_store_set_transcript_offset(f->store, "s", "/t.jsonl", 123, NULL), 0);
+    assert_int_equal(rp_store_set_transcript_offset(f->store, "s", "/u.jsonl", 7, NULL), 0);
+    assert_int_equal(rp_store_set_transcript_offset(f->store, "s", "/t.jsonl", 456, NULL), 0);
     assert_int_equal(rp_store_get_transcript_offset(f->store, "s", "/t.jsonl", &off), 0);
     assert_int_equal(off, 456);
     assert_int_equal(rp_store_get_transcript_offset(f->store, "s", "/u.jsonl", &off), 0);
     assert_int_equal(off, 7);
     assert_int_equal(rp_store_get_transcript_offset(f->store, "other", "/t.jsonl", &off), 0);
     assert_int_equal(off, 0);
-    assert_int_equal(rp_store_set_transcript_offset(f->store, "s", "/t.jsonl", -1), -1);
+    assert_int_equal(rp_store_set_transcript_offset(f->store, "s", "/t.jsonl", -1, NULL), -1);
     assert_string_equal(rp_store_error(f->store), "transcript offset must be >= 0, got -1");
-    assert_int_equal(rp_store_set_transcript_offset(f->store, "s", "", 1), -1);
+    assert_int_equal(rp_store_set_transcript_offset(f->store, "s", "", 1, NULL), -1);
     assert_string_equal(rp_store_error(f->store), "transcript path is empty");
     assert_int_equal(rp_store_get_transcript_offset(f->store, "", "/t.jsonl", &off), -1);
     assert_string_equal(rp_store_error(f->store), "session id is empty");
     /* Inside a transaction too (the hook path). */
     assert_int_equal(rp_store_begin(f->store), 0);
-    assert_int_equal(rp_store_set_transcript_offset(f->store, "s", "/t.jsonl", 789), 0);
+    assert_int_equal(rp_store_set_transcript_offset(f->store, "s", "/t.jsonl", 789, NULL), 0);
     assert_int_equal(rp_store_commit(f->store), 0);
     assert_int_equal(rp_store_get_transcript_offset(f->store, "s", "/t.jsonl", &off), 0);
     assert_int_equal(off, 789);
+    /* The model: set, kept by a NULL one, replaced by another; the latest row wins. */
+    rp_arena a = {0};
+    rp_transcript_mark mark;
+    assert_int_equal(rp_store_set_transcript_offset(f->store, "s", "/u.jsonl", 8, "m1"), 0);
+    assert_int_equal(rp_store_set_transcript_offset(f->store, "s", "/u.jsonl", 9, NULL), 0);
+    assert_int_equal(rp_store_get_transcript(f->store, "s", "/u.jsonl", &a, &mark), 0);
+    assert_int_equal(mark.offset, 9);
+    assert_string_equal(mark.model, "m1");
+    assert_int_equal(rp_store_get_transcript(f->store, "s", NULL, &a, &mark), 0);
+    assert_string_equal(mark.path, "/u.jsonl");
+    assert_int_equal(rp_store_get_transcript(f->store, "s", "/t.jsonl", &a, &mark), 0);
+    assert_null(mark.model);
+    rp_arena_free(&a);
+}
+
+/* The session's current model, and the message a tool call proves complete (issue 15). */
+static void test_model_and_tool_use_proof(void **state)
+{
+    fixture *f = *state;
+    /* Up to msg K's first line (no stop_reason): K may still be streaming and waits. */
+    write_prefix(f, 21234);
+    rp_transcript_stats st = record(f, false);
+    assert_int_equal(st.recorded, 10);
+    assert_string_equal(st.model, "claude-sonnet-4-5-20250929");
+    /* Its tool_use line written, the host's PreToolUse for it: K is complete. */
+    write_prefix(f, 22166);
+    rp_transcript_source src = {.session_id = SESSION,
+                                .user = "alice",
+                                .path = f->path,
+                                .tool_use_id = "toolu_01Bash0000000000000007"};
+    char err[256];
+    assert_int_equal(rp_hook_record_transcript(f->store, f->pricing, &src, &st, err, sizeof err),
+                     0);
+    assert_int_equal(st.recorded, 1);
+    assert_int_equal(st.cost_nusd, US(10374));
+    assert_int_equal(stored_offset(f), 22166);
+    /* Nothing new: the model is the remembered one. */
+    assert_int_equal(rp_hook_record_transcript(f->store, f->pricing, &src, &st, err, sizeof err),
+                     0);
+    assert_int_equal(st.recorded, 0);
+    assert_string_equal(st.model, "claude-sonnet-4-5-20250929");
+    /* And the session's latest transcript is this one. */
+    rp_arena a = {0};
+    rp_transcript_mark mark;
+    assert_int_equal(rp_store_get_transcript(f->store, SESSION, NULL, &a, &mark), 0);
+    assert_string_equal(mark.path, f->path);
+    assert_int_equal(mark.offset, 22166);
+    assert_string_equal(mark.model, "claude-sonnet-4-5-20250929");
+    assert_int_equal(rp_store_get_transcript(f->store, "nobody", NULL, &a, &mark), 1);
+    assert_null(mark.path);
+    rp_arena_free(&a);
+}
+
+static int64_t elapsed_ms(const struct timespec *t0)
+{
+    struct timespec t1;
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    return (int64_t)(t1.tv_sec - t0->tv_sec) * 1000 + (t1.tv_nsec - t0->tv_nsec) / 1000000;
+}
+
+/* Appends text to path after delay_ms, from a child process. */
+static pid_t append_later(const char *path, const char *text, int delay_ms)
+{
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        struct timespec d = {.tv_sec = 0, .tv_nsec = (long)delay_ms * 1000000L};
+        nanosleep(&d, NULL);
+        FILE *out = fopen(path, "ab");
+        if (out != NULL) {
+            fputs(text, out);
+            fclose(out);
+        }
+        _exit(0);
+    }
+    return pid;
+}
+
+/* Claude Code writes its transcript every 100 ms: a PreToolUse waits for the line of its
+ * tool_use, and the end of a turn for its last message, at most wait_ms (issue 15). */
+static void test_waits_for_the_line(void **state)
+{
+    fixture *f = *state;
+    write_prefix(f, 21234); /* up to msg K's first line, its tool_use line not yet written */
+    const char *k_tool_line = f->text + 21234;
+    size_t k_len = 22166 - 21234;
+    char *line = strndup(k_tool_line, k_len);
+    rp_transcript_source src = {.session_id = SESSION,
+                                .path = f->path,
+                                .tool_use_id = "toolu_01Bash0000000000000007",
+                                .wait_ms = 2000};
+    rp_transcript_stats st;
+    char err[256];
+    struct timespec t0;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    pid_t pid = append_later(f->path, line, 50);
+    assert_int_equal(rp_hook_record_transcript(f->store, f->pricing, &src, &st, err, sizeof err),
+                     0);
+    waitpid(pid, NULL, 0);
+    assert_int_equal(st.recorded, 11); /* K with the ten before it */
+    assert_true(elapsed_ms(&t0) < 1500);
+    /* The same tool_use again (a second call of one message): read before, no wait. */
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    assert_int_equal(rp_hook_record_transcript(f->store, f->pricing, &src, &st, err, sizeof err),
+                     0);
+    assert_int_equal(st.recorded, 0);
+    assert_true(elapsed_ms(&t0) < 500);
+    /* A tool_use never written: the wait ends at wait_ms, and what is there is recorded. */
+    src.tool_use_id = "toolu_never";
+    src.wait_ms = 100;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    assert_int_equal(rp_hook_record_transcript(f->store, f->pricing, &src, &st, err, sizeof err),
+                     0);
+    assert_true(elapsed_ms(&t0) >= 100);
+    /* The end of the turn: the last message (msg L, stop_reason end_turn) arrives late. */
+    src.tool_use_id = NULL;
+    src.final = true;
+    src.wait_ms = 2000;
+    const char *last = "{\"type\":\"assistant\",\"message\":{\"id\":\"msg_end\",\"model\":"
+                       "\"claude-sonnet-4-5\",\"stop_reason\":\"end_turn\",\"usage\":{"
+                       "\"input_tokens\":1000000}}}\n";
+    write_prefix(f, COMPLETE);
+    pid = append_later(f->path, last, 50);
+    assert_int_equal(rp_hook_record_transcript(f->store, f->pricing, &src, &st, err, sizeof err),
+                     0);
+    waitpid(pid, NULL, 0);
+    assert_int_equal(st.recorded, 1);
+    assert_int_equal(st.cost_nusd, US(3000000));
+    /* Again: the turn's end was read before, no wait. */
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    assert_int_equal(rp_hook_record_transcript(f->store, f->pricing, &src, &st, err, sizeof err),
+                     0);
+    assert_true(elapsed_ms(&t0) < 500);
+    free(line);
 }
 
 static void test_take_pending_at(void **state)
@@ -478,6 +628,8 @@ int main(void)
         BOTH(test_unpriced_without_table),
         BOTH(test_links_parent_and_root),
         BOTH(test_transcript_offsets),
+        BOTH(test_model_and_tool_use_proof),
+        BOTH(test_waits_for_the_line),
         BOTH(test_take_pending_at),
         cmocka_unit_test_setup_teardown(test_sqlite_offset_survives_reopen, setup_sqlite, teardown),
     };

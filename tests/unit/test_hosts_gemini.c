@@ -96,7 +96,8 @@ static void assert_answer(const char *text, rp_verdict result, const char *reaso
     rp_buf_free(&ans.err);
 }
 
-#define BASE "\"session_id\":\"g1\",\"cwd\":\"/w\",\"timestamp\":\"2026-12-01T10:00:00Z\","
+#define BASE_NO_TS "\"session_id\":\"g1\",\"cwd\":\"/w\","
+#define BASE       BASE_NO_TS "\"timestamp\":\"2026-12-01T10:00:00Z\","
 #define CTX                                                                                        \
     "\"context\":{\"cwd\":\"/w\",\"harness\":\"gemini\",\"home\":\"/home/alice\","                 \
     "\"host\":\"gemini\","
@@ -292,22 +293,20 @@ static void test_before_model_event(void **state)
     "{\"finishReason\":\"STOP\"}],\"usageMetadata\":{\"promptTokenCount\":1200,"                   \
     "\"candidatesTokenCount\":80,\"cachedContentTokenCount\":1000,\"thoughtsTokenCount\":5,"       \
     "\"totalTokenCount\":1285}}}"
-/* rp_hook_call_key("llm_request", {model: gemini-2.5-pro, messages: []}) */
-#define FINAL_ID "g1:h:21fa3caa329375fd4d7775bd1c136f70"
+/* rp_hook_call_key("llm_response", {request, timestamp, usage} of FINAL_CHUNK) */
+#define FINAL_ID "g1:h:33844c94c652281bd39ee70abad7ce39"
 
 static void test_after_model_usage(void **state)
 {
     (void)state;
-    /* A streamed chunk: usageMetadata, but no finishReason yet — no usage. */
+    /* A streamed chunk: usageMetadata, but no finishReason yet — ignored: no usage, no event
+     * to evaluate or audit (issue 15: one answer was 61 evaluations and audit rows). */
     rp_hook_call c = parse_ok(
         "{" BASE "\"hook_event_name\":\"AfterModel\",\"llm_request\":{\"model\":\"gemini-2.5-pro\","
         "\"messages\":[]},\"llm_response\":{\"candidates\":[{\"content\":{\"parts\":[\"x\"]},"
         "\"finishReason\":null}],\"usageMetadata\":{\"promptTokenCount\":1200}}}");
-    assert_int_equal(c.phase, RP_HOOK_LLM_RESPONSE);
+    assert_int_equal(c.phase, RP_HOOK_IGNORED);
     assert_null(c.usage);
-    assert_json(&c.event, "{" CTX "\"model\":\"gemini-2.5-pro\",\"user\":\"alice\"},"
-                          "\"data\":{\"model\":\"gemini-2.5-pro\"},\"session_id\":\"g1\","
-                          "\"type\":\"llm_response\"}");
     /* A finishReason but no usageMetadata: no usage either. */
     c = parse_ok("{" BASE "\"hook_event_name\":\"AfterModel\",\"llm_response\":{\"model\":\"m\","
                  "\"candidates\":[{\"finishReason\":\"STOP\"}]}}");
@@ -327,12 +326,45 @@ static void test_after_model_usage(void **state)
     rp_hook_call again = parse_ok(FINAL_CHUNK);
     assert_string_equal(rp_json_get_str(again.usage, "id"), FINAL_ID);
 
-    /* Without the request: the timestamp keys it. */
+    /* Without the request: still an id, from the time and the counts. */
     c = parse_ok("{" BASE "\"hook_event_name\":\"AfterModel\",\"llm_response\":{\"candidates\":"
                  "[{\"finishReason\":\"STOP\"}],\"usageMetadata\":{\"promptTokenCount\":10,"
                  "\"candidatesTokenCount\":2}}}");
-    assert_json(c.usage, "{\"id\":\"g1:2026-12-01T10:00:00Z\",\"usage\":{"
-                         "\"cache_read_input_tokens\":0,\"input_tokens\":10,\"output_tokens\":2}}");
+    assert_json(rp_json_get(c.usage, "usage"), "{\"cache_read_input_tokens\":0,"
+                                               "\"input_tokens\":10,\"output_tokens\":2}");
+    assert_true(strncmp(rp_json_get_str(c.usage, "id"), "g1:h:", 5) == 0);
+}
+
+/* Gemini CLI 0.61's final chunk, as recorded: only prompt, candidates and total counts, and the
+ * same text-only llm_request at every step of a tool loop (issue 15: six responses became one
+ * ledger row, and the thinking tokens were lost). */
+#define LOOP_CHUNK(ts)                                                                             \
+    "{" BASE_NO_TS "\"timestamp\":\"" ts "\",\"hook_event_name\":\"AfterModel\",\"llm_request\":"  \
+    "{\"model\":\"gemini-2.5-flash\",\"messages\":[{\"role\":\"user\",\"content\":\"go\"}]},"      \
+    "\"llm_response\":{\"text\":\"\",\"candidates\":[{\"content\":{\"role\":\"model\",\"parts\":[" \
+    "]},"                                                                                          \
+    "\"finishReason\":\"STOP\",\"index\":0}],\"usageMetadata\":{\"promptTokenCount\":1000,"        \
+    "\"candidatesTokenCount\":50,\"totalTokenCount\":1070}}}"
+
+static void test_after_model_tool_loop(void **state)
+{
+    (void)state;
+    rp_hook_call first = parse_ok(LOOP_CHUNK("2026-12-03T08:57:45.784Z"));
+    rp_hook_call second = parse_ok(LOOP_CHUNK("2026-12-03T08:57:46.733Z"));
+    /* Thinking tokens: the total beyond prompt and candidates, billed as output. */
+    assert_json(rp_json_get(first.usage, "usage"), "{\"cache_read_input_tokens\":0,"
+                                                   "\"input_tokens\":1000,\"output_tokens\":70}");
+    /* Two responses of one loop: two ids. The same chunk twice: one. */
+    assert_string_not_equal(rp_json_get_str(first.usage, "id"),
+                            rp_json_get_str(second.usage, "id"));
+    rp_hook_call again = parse_ok(LOOP_CHUNK("2026-12-03T08:57:45.784Z"));
+    assert_string_equal(rp_json_get_str(first.usage, "id"), rp_json_get_str(again.usage, "id"));
+    /* thoughtsTokenCount, when given, wins over the difference. */
+    rp_hook_call given =
+        parse_ok("{" BASE "\"hook_event_name\":\"AfterModel\",\"llm_response\":{\"candidates\":[{"
+                 "\"finishReason\":\"STOP\"}],\"usageMetadata\":{\"promptTokenCount\":10,"
+                 "\"candidatesTokenCount\":2,\"thoughtsTokenCount\":3,\"totalTokenCount\":99}}}");
+    assert_int_equal(rp_json_get(rp_json_get(given.usage, "usage"), "output_tokens")->v.i, 5);
 }
 
 /* ---- answers ---- */
@@ -540,6 +572,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_prompt_and_lifecycle_events, setup, teardown),
         cmocka_unit_test_setup_teardown(test_before_model_event, setup, teardown),
         cmocka_unit_test_setup_teardown(test_after_model_usage, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_after_model_tool_loop, setup, teardown),
         cmocka_unit_test_setup_teardown(test_answers_before_tool, setup, teardown),
         cmocka_unit_test_setup_teardown(test_answers_after_tool_and_prompt, setup, teardown),
         cmocka_unit_test_setup_teardown(test_answers_before_model, setup, teardown),

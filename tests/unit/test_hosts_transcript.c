@@ -55,7 +55,8 @@ static const want_message fixture_messages[] = {
 #define FIXTURE_COMPLETE  23734
 #define FIXTURE_SIZE      24119
 #define FIXTURE_LAST_MSG  20454
-#define FIXTURE_LINES_PRE 31 /* complete lines before msg_01K9… */
+#define FIXTURE_LINES_PRE 31    /* complete lines before msg_01K9… */
+#define FIXTURE_K_LINE1   21234 /* the end of msg_01K9…'s first line (no stop_reason yet) */
 
 static char *fixture_text;
 static size_t fixture_len;
@@ -118,7 +119,7 @@ static void test_fixture_final_gives_every_message_once(void **state)
     assert_int_equal(fixture_len, FIXTURE_SIZE);
     rp_arena a = {0};
     rp_transcript_chunk c;
-    assert_int_equal(rp_transcript_parse(&a, fixture_text, fixture_len, true, &c), 0);
+    assert_int_equal(rp_transcript_parse(&a, fixture_text, fixture_len, true, NULL, &c), 0);
     assert_int_equal(c.n_messages, N_FIXTURE);
     for (size_t i = 0; i < N_FIXTURE; i++) {
         assert_message(&c.messages[i], &fixture_messages[i]);
@@ -137,8 +138,16 @@ static void test_fixture_not_final_defers_the_last_message(void **state)
     (void)state;
     rp_arena a = {0};
     rp_transcript_chunk c;
-    rp_transcript_parse(&a, fixture_text, fixture_len, false, &c);
-    /* msg_01K9… may still be streaming: not emitted, and the read stops at its first line. */
+    /* The whole file, not final: msg_01K9…'s last line has a stop_reason and a prompt follows
+     * it, so every message is complete. */
+    rp_transcript_parse(&a, fixture_text, fixture_len, false, NULL, &c);
+    assert_int_equal(c.n_messages, N_FIXTURE);
+    assert_int_equal(c.consumed, FIXTURE_COMPLETE);
+    assert_string_equal(c.model, "claude-sonnet-4-5-20250929");
+
+    /* Cut after msg_01K9…'s first line: it may still be streaming (no stop_reason, nothing
+     * after it), so it is not emitted, and the read stops at its first line. */
+    rp_transcript_parse(&a, fixture_text, FIXTURE_K_LINE1, false, NULL, &c);
     assert_int_equal(c.n_messages, N_FIXTURE - 1);
     for (size_t i = 0; i < N_FIXTURE - 1; i++) {
         assert_message(&c.messages[i], &fixture_messages[i]);
@@ -149,8 +158,10 @@ static void test_fixture_not_final_defers_the_last_message(void **state)
     assert_int_equal(c.synthetic, 0); /* the synthetic line comes after: counted next time */
 
     /* The next read, from there, finds it whole. */
+    /* Its model is the session's current one all the same. */
+    assert_string_equal(c.model, "claude-sonnet-4-5-20250929");
     rp_transcript_chunk next;
-    rp_transcript_parse(&a, fixture_text + c.consumed, fixture_len - c.consumed, true, &next);
+    rp_transcript_parse(&a, fixture_text + c.consumed, fixture_len - c.consumed, true, NULL, &next);
     assert_int_equal(next.n_messages, 1);
     assert_message(&next.messages[0], &fixture_messages[N_FIXTURE - 1]);
     assert_int_equal(c.consumed + next.consumed, FIXTURE_COMPLETE);
@@ -168,9 +179,10 @@ static void test_fixture_split_anywhere_equals_one_shot(void **state)
     for (size_t k = 0; k <= fixture_len; k++) {
         rp_arena_reset(&a);
         rp_transcript_chunk c1, c2;
-        rp_transcript_parse(&a, fixture_text, k, false, &c1);
+        rp_transcript_parse(&a, fixture_text, k, false, NULL, &c1);
         assert_true(c1.consumed <= k);
-        rp_transcript_parse(&a, fixture_text + c1.consumed, fixture_len - c1.consumed, true, &c2);
+        rp_transcript_parse(&a, fixture_text + c1.consumed, fixture_len - c1.consumed, true, NULL,
+                            &c2);
         if (c1.n_messages + c2.n_messages != N_FIXTURE ||
             c1.consumed + c2.consumed != FIXTURE_COMPLETE || c1.lines + c2.lines != FIXTURE_LINES) {
             fail_msg("cut at %zu: %zu + %zu messages, consumed %zu + %zu", k, c1.n_messages,
@@ -195,6 +207,21 @@ static void test_fixture_split_anywhere_equals_one_shot(void **state)
     "\"message\":{\"id\":\"msg_1\",\"model\":\"claude-sonnet-4-5\",\"usage\":{\"input_tokens\":"   \
     "10,\"output_tokens\":77}}}\n"
 #define USER_LINE "{\"type\":\"user\",\"message\":{\"role\":\"user\",\"content\":\"hi\"}}\n"
+#define RESULT_LINE                                                                                \
+    "{\"type\":\"user\",\"message\":{\"role\":\"user\",\"content\":[{\"type\":\"tool_result\","    \
+    "\"tool_use_id\":\"toolu_1\",\"content\":\"ok\"}]}}\n"
+/* msg_2's one line: a tool_use block, no stop_reason (written before the response ended). */
+#define TOOL_LINE                                                                                  \
+    "{\"type\":\"assistant\",\"timestamp\":\"2026-11-30T10:00:03Z\",\"message\":{\"id\":\"msg_"    \
+    "2\","                                                                                         \
+    "\"model\":\"claude-haiku-4-5\",\"stop_reason\":null,\"content\":[{\"type\":\"tool_use\","     \
+    "\"id\":\"toolu_9\",\"name\":\"Bash\",\"input\":{}}],\"usage\":{\"input_tokens\":20,"          \
+    "\"output_tokens\":30}}}\n"
+#define STOPPED_LINE                                                                               \
+    "{\"type\":\"assistant\",\"timestamp\":\"2026-11-30T10:00:04Z\",\"message\":{\"id\":\"msg_"    \
+    "3\","                                                                                         \
+    "\"model\":\"claude-opus-4-5\",\"stop_reason\":\"end_turn\",\"usage\":{\"input_tokens\":5,"    \
+    "\"output_tokens\":6}}}\n"
 
 static void test_streamed_message_keeps_last_usage_and_time(void **state)
 {
@@ -202,7 +229,7 @@ static void test_streamed_message_keeps_last_usage_and_time(void **state)
     rp_arena a = {0};
     rp_transcript_chunk c;
     const char *text = USER_LINE LINE1 LINE2 USER_LINE;
-    rp_transcript_parse(&a, text, strlen(text), true, &c);
+    rp_transcript_parse(&a, text, strlen(text), true, NULL, &c);
     assert_int_equal(c.n_messages, 1);
     int64_t counts[4];
     usage_counts(c.messages[0].usage, counts);
@@ -225,24 +252,24 @@ static void test_partial_line_is_left_for_next_time(void **state)
     /* A complete message line, then the same line cut short: the cut line is not read, so the
      * message is the chunk's last one and, final or not, waits only on the rule for it. */
     const char *text = LINE1 "{\"type\":\"assistant\",\"timestamp\":\"2026-11-30T10:00:02Z\"";
-    rp_transcript_parse(&a, text, strlen(text), true, &c);
+    rp_transcript_parse(&a, text, strlen(text), true, NULL, &c);
     assert_int_equal(c.n_messages, 1);
     assert_int_equal(c.consumed, strlen(LINE1));
     assert_int_equal(c.lines, 1);
     assert_int_equal(c.malformed, 0);
 
-    rp_transcript_parse(&a, text, strlen(text), false, &c);
+    rp_transcript_parse(&a, text, strlen(text), false, NULL, &c);
     assert_int_equal(c.n_messages, 0);
     assert_int_equal(c.consumed, 0);
     assert_int_equal(c.lines, 0);
 
     /* No newline at all: nothing consumed. */
-    rp_transcript_parse(&a, LINE1, strlen(LINE1) - 1, true, &c);
+    rp_transcript_parse(&a, LINE1, strlen(LINE1) - 1, true, NULL, &c);
     assert_int_equal(c.n_messages, 0);
     assert_int_equal(c.consumed, 0);
-    rp_transcript_parse(&a, "", 0, true, &c);
+    rp_transcript_parse(&a, "", 0, true, NULL, &c);
     assert_int_equal(c.consumed, 0);
-    rp_transcript_parse(&a, NULL, 0, true, &c);
+    rp_transcript_parse(&a, NULL, 0, true, NULL, &c);
     assert_int_equal(c.n_messages, 0);
     rp_arena_free(&a);
 }
@@ -252,21 +279,122 @@ static void test_deferred_message_is_emitted_once_whole(void **state)
     (void)state;
     rp_arena a = {0};
     rp_transcript_chunk c;
-    /* The first read saw one line of msg_1 and defers it; a user line after it does not
-     * change that (the rule is: the chunk's last message waits). */
-    const char *first = USER_LINE LINE1 USER_LINE;
-    rp_transcript_parse(&a, first, strlen(first), false, &c);
+    /* The first read saw one line of msg_1 and defers it; a tool result after it does not
+     * change that (the streaming tool executor writes results while a response goes on). */
+    const char *first = USER_LINE LINE1 RESULT_LINE;
+    rp_transcript_parse(&a, first, strlen(first), false, NULL, &c);
     assert_int_equal(c.n_messages, 0);
     assert_int_equal(c.consumed, strlen(USER_LINE));
     assert_int_equal(c.lines, 1);
     /* The next read starts at msg_1's first line and sees both lines. */
-    const char *next = LINE1 USER_LINE LINE2;
-    rp_transcript_parse(&a, next, strlen(next), true, &c);
+    const char *next = LINE1 RESULT_LINE LINE2;
+    rp_transcript_parse(&a, next, strlen(next), true, NULL, &c);
     assert_int_equal(c.n_messages, 1);
     int64_t counts[4];
     usage_counts(c.messages[0].usage, counts);
     assert_int_equal(counts[1], 77);
     assert_int_equal(c.messages[0].time_us, 1796032802000000LL);
+    rp_arena_free(&a);
+}
+
+/* What proves the chunk's last message complete before the turn is over (issue 15: the last
+ * message of each step reached the ledger only a step later, so a budget crossed there was
+ * enforced a tool call late). */
+static void test_completion_proofs(void **state)
+{
+    (void)state;
+    rp_arena a = {0};
+    rp_transcript_chunk c;
+    /* Nothing proves msg_2: it waits. */
+    rp_transcript_parse(&a, TOOL_LINE, strlen(TOOL_LINE), false, NULL, &c);
+    assert_int_equal(c.n_messages, 0);
+    assert_int_equal(c.consumed, 0);
+    assert_string_equal(c.model, "claude-haiku-4-5");
+    /* Another tool_use being acted on proves nothing either. */
+    rp_transcript_parse(&a, TOOL_LINE, strlen(TOOL_LINE), false, "toolu_other", &c);
+    assert_int_equal(c.n_messages, 0);
+    /* The host acts on its tool_use (PreToolUse toolu_9): it is complete. */
+    rp_transcript_parse(&a, TOOL_LINE, strlen(TOOL_LINE), false, "toolu_9", &c);
+    assert_int_equal(c.n_messages, 1);
+    assert_string_equal(c.messages[0].id, "msg_2");
+    assert_int_equal(c.consumed, strlen(TOOL_LINE));
+    /* A later prompt proves it; a later tool result does not. */
+    const char *prompted = TOOL_LINE USER_LINE;
+    rp_transcript_parse(&a, prompted, strlen(prompted), false, NULL, &c);
+    assert_int_equal(c.n_messages, 1);
+    assert_int_equal(c.consumed, strlen(prompted));
+    const char *resulted = TOOL_LINE RESULT_LINE;
+    rp_transcript_parse(&a, resulted, strlen(resulted), false, NULL, &c);
+    assert_int_equal(c.n_messages, 0);
+    /* A stop_reason on its own line proves it; the model is the last message's. */
+    const char *stopped = TOOL_LINE STOPPED_LINE;
+    rp_transcript_parse(&a, stopped, strlen(stopped), false, NULL, &c);
+    assert_int_equal(c.n_messages, 2);
+    assert_string_equal(c.messages[1].id, "msg_3");
+    assert_int_equal(c.consumed, strlen(stopped));
+    assert_string_equal(c.model, "claude-opus-4-5");
+    /* No assistant line: no model. */
+    rp_transcript_parse(&a, USER_LINE, strlen(USER_LINE), false, NULL, &c);
+    assert_null(c.model);
+    rp_arena_free(&a);
+}
+
+/* Gemini CLI 0.61's chat recording, as written (issue 15: the cached and thinking tokens are
+ * only there). */
+static void test_gemini_recording(void **state)
+{
+    (void)state;
+    const char *text =
+        "{\"sessionId\":\"s\",\"projectHash\":\"h\",\"startTime\":\"2026-12-03T13:00:08Z\"}\n"
+        "{\"$set\":{\"lastUpdated\":\"2026-12-03T13:00:08.361Z\"}}\n"
+        "{\"id\":\"u1\",\"timestamp\":\"2026-12-03T13:00:08.361Z\",\"type\":\"user\","
+        "\"content\":\"go\"}\n"
+        /* a response record before its tokens: not done */
+        "{\"id\":\"r0\",\"timestamp\":\"2026-12-03T13:00:08.400Z\",\"type\":\"gemini\","
+        "\"content\":\"\",\"model\":\"gemini-2.5-flash\"}\n"
+        "{\"id\":\"r1\",\"timestamp\":\"2026-12-03T13:00:08.428Z\",\"type\":\"gemini\","
+        "\"content\":\"\",\"tokens\":{\"input\":1300,\"output\":20,\"cached\":300,"
+        "\"thoughts\":5,\"tool\":7,\"total\":1332},\"model\":\"gemini-2.5-flash\"}\n"
+        /* the same response appended again (its tool calls): the same id */
+        "{\"id\":\"r1\",\"timestamp\":\"2026-12-03T13:00:08.428Z\",\"type\":\"gemini\","
+        "\"tokens\":{\"input\":1300,\"output\":20,\"cached\":300,\"thoughts\":5,\"tool\":7,"
+        "\"total\":1332},\"model\":\"gemini-2.5-flash\",\"toolCalls\":[]}\n"
+        "{\"id\":\"bad\",\"type\":\"gemini\",\"tokens\":{\"input\":-1}}\n"
+        "not json\n"
+        "{\"id\":\"r2\",\"type\":\"gemini\",\"tokens\":{\"input\":9}"; /* partial */
+    rp_arena a = {0};
+    rp_transcript_chunk c;
+    assert_int_equal(rp_transcript_parse_gemini(&a, text, strlen(text), &c), 0);
+    assert_int_equal(c.n_messages, 2);
+    assert_string_equal(c.messages[0].id, "r1");
+    assert_string_equal(c.messages[1].id, "r1");
+    assert_string_equal(c.messages[0].model, "gemini-2.5-flash");
+    assert_int_equal(c.messages[0].time_us, 1796302808428000LL);
+    int64_t counts[4];
+    usage_counts(c.messages[0].usage, counts);
+    assert_int_equal(counts[0], 1000 + 7); /* the prompt without the cached part, tool prompt */
+    assert_int_equal(counts[1], 25);       /* output + thoughts */
+    assert_int_equal(counts[2], 300);      /* cached */
+    assert_int_equal(counts[3], 0);
+    assert_int_equal(c.malformed, 2);
+    assert_int_equal(c.lines, 8);
+    assert_int_equal(c.consumed, (size_t)(strrchr(text, '\n') - text) + 1);
+    assert_string_equal(c.model, "gemini-2.5-flash");
+    assert_false(c.ended);
+    rp_arena_free(&a);
+}
+
+static void test_agent_path(void **state)
+{
+    (void)state;
+    rp_arena a = {0};
+    assert_string_equal(rp_transcript_agent_path(&a, "/h/.claude/projects/p/s1.jsonl", "a1b2_c-3"),
+                        "/h/.claude/projects/p/s1/subagents/agent-a1b2_c-3.jsonl");
+    assert_null(rp_transcript_agent_path(&a, "/h/p/s1.jsonl", "../x"));
+    assert_null(rp_transcript_agent_path(&a, "/h/p/s1.jsonl", ""));
+    assert_null(rp_transcript_agent_path(&a, "/h/p/s1.json", "a1"));
+    assert_null(rp_transcript_agent_path(&a, ".jsonl", "a1"));
+    assert_null(rp_transcript_agent_path(&a, NULL, "a1"));
     rp_arena_free(&a);
 }
 
@@ -302,7 +430,7 @@ static void test_malformed_lines_are_skipped_and_counted(void **state)
         "\"usage\":{\"input_tokens\":0}}}\n"
         "{\"type\":\"assistant\",\"requestId\":\"req_only\",\"message\":{\"model\":\"m\","
         "\"usage\":{\"input_tokens\":2,\"output_tokens\":3.0}}}\n";
-    rp_transcript_parse(&a, text, strlen(text), true, &c);
+    rp_transcript_parse(&a, text, strlen(text), true, NULL, &c);
     assert_int_equal(c.malformed, 13);
     assert_int_equal(c.synthetic, 1);
     assert_int_equal(c.oversized, 0);
@@ -329,7 +457,7 @@ static void test_malformed_line_of_a_message_keeps_the_good_one(void **state)
     const char *text =
         LINE2 "{\"type\":\"assistant\",\"message\":{\"id\":\"msg_1\",\"usage\":{\"output_tokens\":"
               "\"lots\"}}}\n";
-    rp_transcript_parse(&a, text, strlen(text), true, &c);
+    rp_transcript_parse(&a, text, strlen(text), true, NULL, &c);
     assert_int_equal(c.n_messages, 1);
     assert_int_equal(c.malformed, 1);
     int64_t counts[4];
@@ -359,7 +487,7 @@ static void test_oversized_lines_are_skipped_unparsed(void **state)
     memcpy(text + pos, LINE2, strlen(LINE2));
     pos += strlen(LINE2);
     assert_int_equal(pos, len);
-    rp_transcript_parse(&a, text, len, true, &c);
+    rp_transcript_parse(&a, text, len, true, NULL, &c);
     assert_int_equal(c.oversized, 1);
     assert_int_equal(c.lines, 3);
     assert_int_equal(c.n_messages, 1);
@@ -368,13 +496,13 @@ static void test_oversized_lines_are_skipped_unparsed(void **state)
     /* A partial line already over the bound is consumed, so the reader never stalls on it; the
      * message before it is then known to be complete. */
     memset(text + pos, 'y', big);
-    rp_transcript_parse(&a, text, len + big, false, &c);
+    rp_transcript_parse(&a, text, len + big, false, NULL, &c);
     assert_int_equal(c.oversized, 2);
     assert_int_equal(c.lines, 4);
     assert_int_equal(c.n_messages, 1);
     assert_int_equal(c.consumed, len + big);
     /* Its rest, read next time, is one malformed line. */
-    rp_transcript_parse(&a, "yyyy\"}\n", 7, false, &c);
+    rp_transcript_parse(&a, "yyyy\"}\n", 7, false, NULL, &c);
     assert_int_equal(c.malformed, 1);
     assert_int_equal(c.consumed, 7);
     free(text);
@@ -396,7 +524,7 @@ static void test_many_messages(void **state)
         }
     }
     rp_transcript_chunk c;
-    rp_transcript_parse(&a, b.data, b.len, true, &c);
+    rp_transcript_parse(&a, b.data, b.len, true, NULL, &c);
     assert_int_equal(c.n_messages, 500);
     for (int i = 0; i < 500; i++) {
         char id[32];
@@ -419,6 +547,9 @@ int main(void)
         cmocka_unit_test(test_streamed_message_keeps_last_usage_and_time),
         cmocka_unit_test(test_partial_line_is_left_for_next_time),
         cmocka_unit_test(test_deferred_message_is_emitted_once_whole),
+        cmocka_unit_test(test_completion_proofs),
+        cmocka_unit_test(test_agent_path),
+        cmocka_unit_test(test_gemini_recording),
         cmocka_unit_test(test_malformed_lines_are_skipped_and_counted),
         cmocka_unit_test(test_malformed_line_of_a_message_keeps_the_good_one),
         cmocka_unit_test(test_oversized_lines_are_skipped_unparsed),

@@ -880,6 +880,36 @@ static void test_subtree_with_grandchildren(void **state)
     assert_int_equal(rows->totals[2].cost_nusd, 1000);
 }
 
+/* What priced each row is kept and grouped on (issue 15): a name other than host, table and
+ * config is not kept; an unpriced row is "unpriced" whatever it says. */
+static void test_spend_by_source(void **state)
+{
+    fixture *f = *state;
+    const char *sources[] = {RP_PRICED_BY_HOST, RP_PRICED_BY_TABLE, RP_PRICED_BY_TABLE,
+                             RP_PRICED_BY_CONFIG, "guess", NULL};
+    for (size_t i = 0; i < sizeof sources / sizeof sources[0]; i++) {
+        rp_usage_record r = usage("s1", "2026-03-01T10:00:00Z", (int64_t)(i + 1));
+        r.priced_by = sources[i];
+        record(f, &r);
+    }
+    rp_usage_record u = usage("s1", "2026-03-01T10:00:00Z", 100);
+    u.priced = false;
+    u.priced_by = RP_PRICED_BY_TABLE;
+    record(f, &u);
+    spend_rows *r = spend(f, NULL, NULL, NULL, NULL, RP_SPEND_BY_SOURCE);
+    assert_int_equal(r->n, 5);
+    assert_string_equal(r->keys[0], ""); /* not said: "guess" and NULL */
+    assert_int_equal(r->totals[0].cost_nusd, 5 + 6);
+    assert_string_equal(r->keys[1], "config");
+    assert_int_equal(r->totals[1].cost_nusd, 4);
+    assert_string_equal(r->keys[2], "host");
+    assert_int_equal(r->totals[2].cost_nusd, 1);
+    assert_string_equal(r->keys[3], "table");
+    assert_int_equal(r->totals[3].cost_nusd, 2 + 3);
+    assert_string_equal(r->keys[4], "unpriced");
+    assert_int_equal(r->totals[4].unpriced_records, 1);
+}
+
 static void test_spend_grouping_and_filters(void **state)
 {
     fixture *f = *state;
@@ -1239,6 +1269,7 @@ int main(void)
         BOTH(test_approvals),
         BOTH(test_subtree_with_grandchildren),
         BOTH(test_spend_grouping_and_filters),
+        BOTH(test_spend_by_source),
         BOTH(test_record_in_caller_transaction),
         SQLITE(test_sqlite_rollback_discards_record),
         SQLITE(test_sqlite_failed_record_leaves_nothing),
