@@ -188,7 +188,7 @@ run_rampart "$OUT" "$ERR" install gemini -c "$TMP/good.yaml"
 expect_rc "install -c with a config that loads" 0
 check "the hook names the config" grep -q "\"command\": \"$BIN hook gemini -c $TMP/good.yaml\"" "$HOME/.gemini/settings.json"
 run_rampart "$OUT" "$ERR" doctor
-check "doctor: config ok" grep -qxF "gemini: ok (hook in ~/.gemini/settings.json → $BIN, config ok (1 policy))" "$OUT"
+check "doctor: config ok" grep -qxF "gemini: ok (hook in ~/.gemini/settings.json → $BIN, config $TMP/good.yaml ok (1 policy))" "$OUT"
 printf 'policies:\n  loop:\n    type: function\n    handler: no_such_policy\n' >"$TMP/good.yaml"
 run_rampart "$OUT" "$ERR" doctor
 expect_rc "doctor with a config that no longer loads" 1
@@ -236,9 +236,9 @@ for host in pi opencode; do
     expect_rc "$host: install" 0
     check "$host: the extension starts with the marker" \
         grep -qxF '// installed by `rampart install`; `rampart uninstall` removes it.' <(head -1 "$f")
-    if grep -q 'process.env.RAMPART_BIN ||' "$ROOT/integrations/$host/rampart.ts" 2>/dev/null; then
-        check "$host: the extension runs this binary" grep -qF "process.env.RAMPART_BIN || \"$BIN\"" "$f"
-    fi
+    check "$host: the extension runs this binary, and nothing in the environment overrides it" \
+        grep -qxF "const RAMPART_COMMAND = [\"$BIN\"];" "$f"
+    check "$host: the extension reads no RAMPART_BIN" test "$(grep -c 'RAMPART_BIN' "$f")" = 0
     run_rampart "$OUT" "$ERR" install "$host"
     check "$host: install again says already installed" grep -q "^$host: already installed" "$OUT"
     run_rampart "$OUT" "$ERR" doctor
@@ -256,8 +256,42 @@ for host in pi opencode; do
     check "$host: the foreign file is intact" test "$(cat "$f")" = '// my own'
     rm -f "$f"
 done
-run_rampart "$OUT" "$ERR" install pi -c "$TMP/good.yaml"
-expect_rc "install pi -c is a usage error" 2
+# -c for Pi and opencode: the extension runs this binary with that config, as a settings host's
+# hook does; another -c replaces it; doctor reads the command back and checks what it names.
+printf 'policies:\n  loop:\n    type: function\n    handler: detect_loop\n' >"$TMP/ext.yaml"
+cp "$TMP/ext.yaml" "$TMP/ext2.yaml"
+for host in pi opencode; do
+    f=$(settings_path "$host")
+    run_rampart "$OUT" "$ERR" install "$host" -c "$TMP/ext.yaml"
+    expect_rc "$host: install -c" 0
+    check "$host: install -c says what the extension runs" grep -qF "(runs $BIN hook $host -c $TMP/ext.yaml)" "$OUT"
+    check "$host: the extension runs this binary with -c" \
+        grep -qxF "const RAMPART_COMMAND = [\"$BIN\", \"-c\", \"$TMP/ext.yaml\"];" "$f"
+    run_rampart "$OUT" "$ERR" doctor
+    check "$host: doctor reads the -c back" \
+        grep -qxF "$host: ok (extension ~/${f#"$HOME"/} → $BIN, config $TMP/ext.yaml ok (1 policy))" "$OUT"
+    run_rampart "$OUT" "$ERR" install "$host" -c "$TMP/ext2.yaml"
+    expect_rc "$host: install with another -c" 0
+    check "$host: another -c replaces the first" \
+        grep -qxF "const RAMPART_COMMAND = [\"$BIN\", \"-c\", \"$TMP/ext2.yaml\"];" "$f"
+    check "$host: only one command line" test "$(grep -c '^const RAMPART_COMMAND' "$f")" = 1
+    rm "$TMP/ext2.yaml"
+    run_rampart "$OUT" "$ERR" doctor
+    expect_rc "$host: doctor with the extension's config gone" 1
+    check "$host: doctor says the extension's config is missing" grep -qF \
+        "$host: BROKEN: the hook's config $TMP/ext2.yaml cannot be read (No such file or directory)" "$OUT"
+    sed -i "s|^const RAMPART_COMMAND = .*|const RAMPART_COMMAND = [\"$TMP/no-rampart\"];|" "$f"
+    run_rampart "$OUT" "$ERR" doctor
+    check "$host: doctor says the extension's binary is missing" grep -qF \
+        "$host: BROKEN: the hook runs $TMP/no-rampart, which does not exist" "$OUT"
+    run_rampart "$OUT" "$ERR" uninstall "$host"
+    expect_rc "$host: uninstall after install -c" 0
+    check "$host: uninstall deletes the extension installed with -c" test ! -e "$f"
+    cp "$TMP/ext.yaml" "$TMP/ext2.yaml"
+done
+run_rampart "$OUT" "$ERR" install pi -c "$TMP/no-such.yaml"
+expect_rc "install pi -c with a missing config" 1
+check "install pi -c with a missing config writes nothing" test ! -e "$(settings_path pi)"
 
 # ---- rampart init: the starter config (issue 15, point 10) ----
 CFG=$XDG_CONFIG_HOME/rampart/config.yaml
