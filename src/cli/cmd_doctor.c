@@ -327,6 +327,18 @@ static bool doctor_host(const rp_install_target *t, const char *base, bool proje
                 rp_buf off = {0}, caveat = {0};
                 rp_cli_host_offswitch(t->host, project, path.data, text.data, text.len, &off,
                                       &caveat);
+                /* A file that does not import is not even logged by opencode: any byte that
+                 * differs from what install writes is worth a word. */
+                rp_buf want = {0};
+                if (rp_install_extension_text(t, argv, argc, &want) &&
+                    (want.len != text.len || memcmp(want.data, text.data, want.len) != 0)) {
+                    rp_buf_printf(&caveat,
+                                  "%s%s differs from what this rampart installs (edited, or "
+                                  "from another version; the host may not load it): run "
+                                  "`rampart install %s` to rewrite it",
+                                  caveat.len ? "; " : "", shown.data, t->host);
+                }
+                rp_buf_free(&want);
                 if (off.len) {
                     printf("%s: OFF: %s (extension %s → %s)\n", t->host, off.data, shown.data,
                            note.data);

@@ -280,6 +280,11 @@ for host in pi opencode; do
     expect_rc "$host: doctor with the extension's config gone" 1
     check "$host: doctor says the extension's config is missing" grep -qF \
         "$host: BROKEN: the hook's config $TMP/ext2.yaml cannot be read (No such file or directory)" "$OUT"
+    cp "$TMP/ext.yaml" "$TMP/ext2.yaml"
+    echo 'this is not javascript (' >>"$f"
+    run_rampart "$OUT" "$ERR" doctor
+    check "$host: doctor says the extension differs from what install writes" grep -qF \
+        "$host: ok (extension ~/${f#"$HOME"/} → $BIN, config $TMP/ext2.yaml ok (1 policy)), but ~/${f#"$HOME"/} differs from what this rampart installs (edited, or from another version; the host may not load it): run \`rampart install $host\` to rewrite it" "$OUT"
     sed -i "s|^const RAMPART_COMMAND = .*|const RAMPART_COMMAND = [\"$TMP/no-rampart\"];|" "$f"
     run_rampart "$OUT" "$ERR" doctor
     check "$host: doctor says the extension's binary is missing" grep -qF \
@@ -287,7 +292,6 @@ for host in pi opencode; do
     run_rampart "$OUT" "$ERR" uninstall "$host"
     expect_rc "$host: uninstall after install -c" 0
     check "$host: uninstall deletes the extension installed with -c" test ! -e "$f"
-    cp "$TMP/ext.yaml" "$TMP/ext2.yaml"
 done
 run_rampart "$OUT" "$ERR" install pi -c "$TMP/no-such.yaml"
 expect_rc "install pi -c with a missing config" 1
@@ -351,6 +355,9 @@ printf '{"disableAllHooks": true}\n' >"$TMP/cproj/.claude/settings.local.json"
 (cd "$TMP/cproj" && "$BIN" doctor >"$OUT" 2>"$ERR")
 check "claude-code: doctor finds disableAllHooks in the project's local settings" grep -qF \
     "claude-code: OFF: disableAllHooks is true in $TMP/cproj/.claude/settings.local.json" "$OUT"
+CLAUDE_CODE_SIMPLE=1 "$BIN" doctor >"$OUT" 2>"$ERR"
+check "claude-code: doctor says CLAUDE_CODE_SIMPLE (claude --bare) runs no hook" grep -qF \
+    "claude-code: OFF: CLAUDE_CODE_SIMPLE is set (what \`claude --bare\` sets), so Claude Code started from this environment runs no hook: unset it" "$OUT"
 "$BIN" uninstall claude-code >/dev/null 2>&1
 
 # Codex: trust, as Codex keeps it in ~/.codex/config.toml (the hash is Codex's; the unit test
@@ -428,7 +435,65 @@ rm -f "$HOME/.gemini/trustedFolders.json"
 PI_CODING_AGENT_DIR=$TMP/pi-elsewhere "$BIN" doctor >"$OUT" 2>"$ERR"
 check "pi: doctor says PI_CODING_AGENT_DIR points Pi elsewhere" grep -qF \
     "pi: OFF: PI_CODING_AGENT_DIR is $TMP/pi-elsewhere, so Pi started from this environment loads its extensions from $TMP/pi-elsewhere/extensions/, not ~/.pi/agent/extensions/rampart.ts" "$OUT"
+# Pi's settings.json can switch an auto-discovered extension off ("!glob", "-path"; what its
+# /settings toggle writes), and "+path" brings it back.
+PI=$HOME/.pi/agent
+for entry in '!rampart.ts' '!extensions/*.ts' '-extensions/rampart.ts'; do
+    printf '{"extensions": ["%s"]}\n' "$entry" >"$PI/settings.json"
+    run_rampart "$OUT" "$ERR" doctor
+    expect_rc "pi: doctor with $entry in settings.json" 1
+    check "pi: doctor says $entry switches the extension off" grep -qF \
+        "pi: OFF: \"$entry\" in the \"extensions\" of ~/.pi/agent/settings.json switches rampart's extension off, so Pi does not load it: remove that entry (or enable rampart.ts in Pi's /settings)" "$OUT"
+done
+printf '{"extensions": ["!*.ts", "+extensions/rampart.ts", "!other.ts"]}\n' >"$PI/settings.json"
+run_rampart "$OUT" "$ERR" doctor
+check "pi: a +path brings it back" grep -q '^pi: ok (' "$OUT"
+rm "$PI/settings.json"
+# An index.ts in the extensions directory makes Pi load only that.
+echo 'export default function () {}' >"$PI/extensions/index.ts"
+run_rampart "$OUT" "$ERR" doctor
+check "pi: doctor says an index.ts hides rampart.ts" grep -qF \
+    "pi: OFF: ~/.pi/agent/extensions/index.ts exists, so Pi loads only that from ~/.pi/agent/extensions and not rampart.ts: move it into a subdirectory" "$OUT"
+rm "$PI/extensions/index.ts"
+printf '# mine\n*.ts\n' >"$PI/extensions/.ignore"
+run_rampart "$OUT" "$ERR" doctor
+check "pi: doctor says an ignore file hides rampart.ts" grep -qF \
+    "pi: OFF: \"*.ts\" in ~/.pi/agent/extensions/.ignore makes Pi skip rampart.ts: remove that line" "$OUT"
+printf '*.ts\n!rampart.ts\n' >"$PI/extensions/.ignore"
+run_rampart "$OUT" "$ERR" doctor
+check "pi: an ignore file that re-includes rampart.ts is fine" grep -q '^pi: ok (' "$OUT"
+rm "$PI/extensions/.ignore"
 "$BIN" uninstall pi >/dev/null 2>&1
+# opencode: OPENCODE_PURE loads no external plugin; a plugin that fails to load is only in
+# opencode's log (its exact line, as opencode 1.18 writes it).
+OPENCODE_PURE=true "$BIN" install opencode >"$OUT" 2>"$ERR"
+check "opencode: install warns when OPENCODE_PURE is set" grep -qF \
+    "warning: opencode: the hook is installed but will not run: OPENCODE_PURE is set" "$ERR"
+OC=$HOME/.config/opencode/plugin/rampart.ts
+OPENCODE_PURE=1 "$BIN" doctor >"$OUT" 2>"$ERR"
+check "opencode: doctor says OPENCODE_PURE turns plugins off" grep -qF \
+    "opencode: OFF: OPENCODE_PURE is set, so opencode started from this environment loads no external plugin, rampart's included: unset it" "$OUT"
+OPENCODE_PURE=0 "$BIN" doctor >"$OUT" 2>"$ERR"
+check "opencode: OPENCODE_PURE=0 is off" grep -q '^opencode: ok (' "$OUT"
+LOGD=$HOME/.local/share/opencode/log
+mkdir -p "$LOGD"
+printf 'timestamp=2026-12-03T13:00:00.000Z level=INFO message="loading plugin" path=file://%s\n' "$OC" >"$LOGD/old.log"
+printf 'timestamp=2026-12-03T13:15:54.925Z level=ERROR run=a785f349 message="failed to load plugin" path=file://%s error="boom"\n' "$OC" >"$LOGD/opencode.log"
+touch -d '2 minutes ago' "$OC" "$LOGD/old.log"
+run_rampart "$OUT" "$ERR" doctor
+expect_rc "opencode: doctor when the log says the plugin failed to load" 1
+check "opencode: doctor quotes the log line and says what to do" grep -qF \
+    "opencode: OFF: opencode's newest log ~/.local/share/opencode/log/opencode.log says rampart's plugin failed to load, so that session ran unguarded (timestamp=2026-12-03T13:15:54.925Z level=ERROR run=a785f349 message=\"failed to load plugin\" path=file://$OC error=\"boom\"): fix what the error says, run \`rampart install opencode\` again and restart opencode" "$OUT"
+touch -d '2 minutes ago' "$LOGD/opencode.log"
+touch "$OC"
+run_rampart "$OUT" "$ERR" doctor
+check "opencode: a failure logged before the plugin file was replaced is not reported" grep -q '^opencode: ok (' "$OUT"
+touch "$LOGD/old.log"
+touch -d '1 minute ago' "$OC"
+run_rampart "$OUT" "$ERR" doctor
+check "opencode: only the newest log counts" grep -q '^opencode: ok (' "$OUT"
+rm -rf "$LOGD"
+"$BIN" uninstall opencode >/dev/null 2>&1
 
 # ---- usage errors ----
 run_rampart "$OUT" "$ERR" install
