@@ -300,7 +300,7 @@ static bool all_events(const rp_install_target *t, const rp_buf *text, rp_buf *w
 static bool doctor_host(const rp_install_target *t, const char *base, bool project)
 {
     rp_buf path = {0}, shown = {0}, note = {0}, why = {0}, text = {0};
-    rp_buf_printf(&path, "%s/%s", base, project ? t->project_path : t->user_path);
+    rp_install_path(t, project, base, &path);
     show_path(&shown, path.data);
     bool fine = true;
     int have = read_all(path.data, &text);

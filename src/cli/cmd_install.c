@@ -30,13 +30,14 @@ static const char install_usage[] =
     "  gemini       ~/.gemini/settings.json            ./.gemini/settings.json\n"
     "  pi           ~/.pi/agent/extensions/rampart.ts  ./.pi/extensions/rampart.ts\n"
     "  opencode     ~/.config/opencode/plugin/rampart.ts  ./.opencode/plugin/rampart.ts\n"
-    "The JSON files are edited in place: only rampart's entries are added, the rest of the file\n"
-    "is kept byte for byte, and the previous version is saved as FILE.rampart-backup. Running\n"
-    "install again changes nothing. -c FILE makes the hook (or pi's and opencode's extension)\n"
-    "use that config; installing again with another -c replaces it. Without -c and with no\n"
-    "user or system config, install writes the starter config of `rampart init` (a hook with\n"
-    "no policy would allow everything) and says so. --dry-run prints the resulting file\n"
-    "instead of writing it.\n";
+    "(opencode's user file is under $XDG_CONFIG_HOME/opencode/ when that is set, as opencode\n"
+    "reads it.) The JSON files are edited in place: only rampart's entries are added, the rest\n"
+    "of the file is kept byte for byte, and the previous version is saved as\n"
+    "FILE.rampart-backup. Running install again changes nothing. -c FILE makes the hook (or\n"
+    "pi's and opencode's extension) use that config; installing again with another -c\n"
+    "replaces it. Without -c and with no user or system config, install writes the starter\n"
+    "config of `rampart init` (a hook with no policy would allow everything) and says so.\n"
+    "--dry-run prints the resulting file instead of writing it.\n";
 
 static const char uninstall_usage[] =
     "usage: rampart uninstall HOST [--user | --project] [--dry-run]\n"
@@ -112,7 +113,7 @@ static char *target_path(const rp_install_target *t, bool project, const char *p
         }
     }
     rp_buf p = {0};
-    rp_buf_printf(&p, "%s/%s", base, project ? t->project_path : t->user_path);
+    rp_install_path(t, project, base, &p);
     return rp_buf_take(&p);
 }
 

@@ -2,6 +2,7 @@
  * A.3, A.4, A.5). */
 #include "hosts/install_targets.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/json.h"
@@ -71,6 +72,18 @@ const rp_install_target *rp_install_target_find(const char *host)
         }
     }
     return NULL;
+}
+
+void rp_install_path(const rp_install_target *t, bool project, const char *base, rp_buf *out)
+{
+    const char *xdg = getenv("XDG_CONFIG_HOME");
+    static const char home_config[] = ".config/";
+    if (!project && xdg && xdg[0] == '/' && strcmp(t->host, "opencode") == 0 &&
+        strncmp(t->user_path, home_config, strlen(home_config)) == 0) {
+        rp_buf_printf(out, "%s/%s", xdg, t->user_path + strlen(home_config));
+    } else {
+        rp_buf_printf(out, "%s/%s", base, project ? t->project_path : t->user_path);
+    }
 }
 
 rp_splice_spec rp_install_spec(const rp_install_target *t, const char *command)

@@ -42,6 +42,11 @@ typedef struct rp_install_target {
 const rp_install_target *rp_install_targets(size_t *count);
 const rp_install_target *rp_install_target_find(const char *host); /* NULL if unknown */
 
+/* The file t's registration lives in: base (the current directory for a project install,
+ * $HOME else) joined with t's path; opencode's user file follows $XDG_CONFIG_HOME as opencode
+ * does (its config directory is $XDG_CONFIG_HOME/opencode when that is set). */
+void rp_install_path(const rp_install_target *t, bool project, const char *base, rp_buf *out);
+
 /* The splice spec of a settings host for handler `command`. */
 rp_splice_spec rp_install_spec(const rp_install_target *t, const char *command);
 

@@ -22,7 +22,15 @@ settings_path() {
     cursor) echo "$HOME/.cursor/hooks.json" ;;
     gemini) echo "$HOME/.gemini/settings.json" ;;
     pi) echo "$HOME/.pi/agent/extensions/rampart.ts" ;;
-    opencode) echo "$HOME/.config/opencode/plugin/rampart.ts" ;;
+    opencode) echo "$XDG_CONFIG_HOME/opencode/plugin/rampart.ts" ;; # opencode follows XDG
+    esac
+}
+
+# shown_path FILE: as doctor shows it, $HOME as ~.
+shown_path() {
+    case $1 in
+    "$HOME"/*) echo "~/${1#"$HOME"/}" ;;
+    *) echo "$1" ;;
     esac
 }
 
@@ -88,7 +96,7 @@ for host in claude-code codex cursor gemini; do
             grep -q '^codex: OFF: Codex will not run 6 of rampart.s 6 hook handlers (SessionStart first) in ~/.codex/hooks.json: not trusted, .*"Trust all and continue"' "$OUT"
     else
         expect_rc "$host: doctor" 0
-        line="$host: ok (hook in ~/${f#"$HOME"/} → $BIN, default config ok (6 policies))"
+        line="$host: ok (hook in $(shown_path "$f") → $BIN, default config ok (6 policies))"
         check "$host: doctor says ok" grep -qxF "$line" "$OUT"
     fi
 
@@ -242,7 +250,7 @@ for host in pi opencode; do
     run_rampart "$OUT" "$ERR" install "$host"
     check "$host: install again says already installed" grep -q "^$host: already installed" "$OUT"
     run_rampart "$OUT" "$ERR" doctor
-    check "$host: doctor says ok" grep -qxF "$host: ok (extension ~/${f#"$HOME"/} → $BIN, default config ok (6 policies))" "$OUT"
+    check "$host: doctor says ok" grep -qxF "$host: ok (extension $(shown_path "$f") → $BIN, default config ok (6 policies))" "$OUT"
     run_rampart "$OUT" "$ERR" uninstall "$host"
     expect_rc "$host: uninstall" 0
     check "$host: uninstall deletes the extension" test ! -e "$f"
@@ -269,7 +277,7 @@ for host in pi opencode; do
         grep -qxF "const RAMPART_COMMAND = [\"$BIN\", \"-c\", \"$TMP/ext.yaml\"];" "$f"
     run_rampart "$OUT" "$ERR" doctor
     check "$host: doctor reads the -c back" \
-        grep -qxF "$host: ok (extension ~/${f#"$HOME"/} → $BIN, config $TMP/ext.yaml ok (1 policy))" "$OUT"
+        grep -qxF "$host: ok (extension $(shown_path "$f") → $BIN, config $TMP/ext.yaml ok (1 policy))" "$OUT"
     run_rampart "$OUT" "$ERR" install "$host" -c "$TMP/ext2.yaml"
     expect_rc "$host: install with another -c" 0
     check "$host: another -c replaces the first" \
@@ -284,7 +292,7 @@ for host in pi opencode; do
     echo 'this is not javascript (' >>"$f"
     run_rampart "$OUT" "$ERR" doctor
     check "$host: doctor says the extension differs from what install writes" grep -qF \
-        "$host: ok (extension ~/${f#"$HOME"/} → $BIN, config $TMP/ext2.yaml ok (1 policy)), but ~/${f#"$HOME"/} differs from what this rampart installs (edited, or from another version; the host may not load it): run \`rampart install $host\` to rewrite it" "$OUT"
+        "$host: ok (extension $(shown_path "$f") → $BIN, config $TMP/ext2.yaml ok (1 policy)), but $(shown_path "$f") differs from what this rampart installs (edited, or from another version; the host may not load it): run \`rampart install $host\` to rewrite it" "$OUT"
     sed -i "s|^const RAMPART_COMMAND = .*|const RAMPART_COMMAND = [\"$TMP/no-rampart\"];|" "$f"
     run_rampart "$OUT" "$ERR" doctor
     check "$host: doctor says the extension's binary is missing" grep -qF \
@@ -296,6 +304,15 @@ done
 run_rampart "$OUT" "$ERR" install pi -c "$TMP/no-such.yaml"
 expect_rc "install pi -c with a missing config" 1
 check "install pi -c with a missing config writes nothing" test ! -e "$(settings_path pi)"
+
+# opencode reads $XDG_CONFIG_HOME/opencode when that is set (as above), else ~/.config/opencode.
+env -u XDG_CONFIG_HOME "$BIN" install opencode -c "$TMP/ext.yaml" >"$OUT" 2>"$ERR"
+check "opencode: without XDG_CONFIG_HOME the plugin goes to ~/.config/opencode" \
+    test -f "$HOME/.config/opencode/plugin/rampart.ts"
+env -u XDG_CONFIG_HOME "$BIN" doctor >"$OUT" 2>"$ERR"
+check "opencode: doctor finds it there" grep -q '^opencode: ok (extension ~/.config/opencode/plugin/rampart.ts → ' "$OUT"
+env -u XDG_CONFIG_HOME "$BIN" uninstall opencode >/dev/null 2>&1
+check "opencode: and uninstall removes it" test ! -e "$HOME/.config/opencode/plugin/rampart.ts"
 
 # ---- rampart init: the starter config (issue 15, point 10) ----
 CFG=$XDG_CONFIG_HOME/rampart/config.yaml
@@ -469,7 +486,7 @@ rm "$PI/extensions/.ignore"
 OPENCODE_PURE=true "$BIN" install opencode >"$OUT" 2>"$ERR"
 check "opencode: install warns when OPENCODE_PURE is set" grep -qF \
     "warning: opencode: the hook is installed but will not run: OPENCODE_PURE is set" "$ERR"
-OC=$HOME/.config/opencode/plugin/rampart.ts
+OC=$XDG_CONFIG_HOME/opencode/plugin/rampart.ts
 OPENCODE_PURE=1 "$BIN" doctor >"$OUT" 2>"$ERR"
 check "opencode: doctor says OPENCODE_PURE turns plugins off" grep -qF \
     "opencode: OFF: OPENCODE_PURE is set, so opencode started from this environment loads no external plugin, rampart's included: unset it" "$OUT"
