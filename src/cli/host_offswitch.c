@@ -147,9 +147,29 @@ static void claude(rp_arena *a, rp_buf *off)
 
 /* ---- Codex ---- */
 
+/* Codex reads its user files (hooks.json, config.toml) from $CODEX_HOME when that is set. */
+static bool codex_home_elsewhere(rp_arena *a, const char *hook_file, rp_buf *off)
+{
+    const char *ch = getenv("CODEX_HOME");
+    char want[PATH_MAX], have[PATH_MAX], dir[PATH_MAX];
+    if (!ch || !ch[0])
+        return false;
+    snprintf(dir, sizeof dir, "%s", hook_file);
+    if (realpath(ch, want) && realpath(dirname(dir), have) && strcmp(want, have) == 0)
+        return false;
+    rp_cli_offswitch_say(off, rp_arena_sprintf(a,
+                                               "CODEX_HOME is %s, so Codex started from this "
+                                               "environment reads %s/hooks.json, not %s: unset "
+                                               "it, or start Codex without it",
+                                               ch, ch, rp_cli_offswitch_shown(a, hook_file)));
+    return true;
+}
+
 static void codex(rp_arena *a, bool project, const char *hook_file, const char *text, size_t len,
                   rp_buf *off)
 {
+    if (!project && codex_home_elsewhere(a, hook_file, off))
+        return;
     const char *home = getenv("HOME");
     rp_buf toml = {0};
     if (home)

@@ -7,7 +7,7 @@
  *                (--bare) or CLAUDE_CODE_SAFE_MODE in the environment.
  *   codex        the hook not trusted, or changed since it was trusted, or disabled, in
  *                ~/.codex/config.toml [hooks.state]; [features] hooks = false; a project
- *                install in a project Codex does not trust.
+ *                install in a project Codex does not trust; CODEX_HOME elsewhere.
  *   gemini       hooksConfig.enabled: false, or rampart's hook in hooksConfig.disabled; a
  *                project install in a folder Gemini does not trust (trustedFolders.json);
  *                folders marked DO_NOT_TRUST (no hook runs there at all);

@@ -415,6 +415,11 @@ printf '\n[features]\nhooks = false\n' >>"$HOME/.codex/config.toml"
 run_rampart "$OUT" "$ERR" doctor
 check "codex: doctor says [features] hooks = false turns every hook off" grep -qF \
     'codex: OFF: [features] hooks = false in ~/.codex/config.toml, so Codex runs no hook: remove it' "$OUT"
+CODEX_HOME=$TMP/codex-elsewhere "$BIN" doctor >"$OUT" 2>"$ERR"
+check "codex: doctor says CODEX_HOME points Codex elsewhere" grep -qF \
+    "codex: OFF: CODEX_HOME is $TMP/codex-elsewhere, so Codex started from this environment reads $TMP/codex-elsewhere/hooks.json, not ~/.codex/hooks.json: unset it, or start Codex without it" "$OUT"
+CODEX_HOME=$HOME/.codex "$BIN" doctor >"$OUT" 2>"$ERR"
+check "codex: CODEX_HOME=~/.codex is no off-switch" grep -q '^codex: OFF: \[features\] hooks = false' "$OUT"
 "$BIN" uninstall codex >/dev/null 2>&1
 rm -f "$HOME/.codex/config.toml"
 
