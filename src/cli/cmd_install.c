@@ -3,8 +3,9 @@
  * Settings hosts (Claude Code, Codex, Cursor, Gemini) get rampart's hook entries spliced into
  * their JSON settings file (settings_splice.h): every other byte of the file stays as it was,
  * the previous file is kept as FILE.rampart-backup, and the new one replaces it atomically.
- * Pi and opencode get the extension file compiled into this binary. The hook command names
- * this binary by its absolute path, so the hook does not depend on the host's PATH. */
+ * Pi and opencode get the extension file compiled into this binary, with its RAMPART_COMMAND
+ * line set to the same command. The hook command names this binary by its absolute path, so
+ * the hook does not depend on the host's PATH. */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
