@@ -311,6 +311,7 @@ static int install_extension(const rp_install_target *t, const install_args *a, 
         rc = RP_EXIT_FAIL;
     } else if (have && old.len == text.len && memcmp(old.data, text.data, text.len) == 0) {
         printf("%s: already installed (%s)\n", t->host, path);
+        warn_offswitch(t, a, path, &text, prog);
     } else if (have && strncmp(old.data, RP_INSTALL_EXT_MARKER, strlen(RP_INSTALL_EXT_MARKER))) {
         fprintf(stderr, "%s: %s exists and was not written by rampart install; not replacing it\n",
                 prog, path);

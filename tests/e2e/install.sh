@@ -491,6 +491,9 @@ rm "$PI/extensions/.ignore"
 OPENCODE_PURE=true "$BIN" install opencode >"$OUT" 2>"$ERR"
 check "opencode: install warns when OPENCODE_PURE is set" grep -qF \
     "warning: opencode: the hook is installed but will not run: OPENCODE_PURE is set" "$ERR"
+OPENCODE_PURE=true "$BIN" install opencode >"$OUT" 2>"$ERR"
+check "opencode: install again warns too" grep -qF \
+    "warning: opencode: the hook is installed but will not run: OPENCODE_PURE is set" "$ERR"
 OC=$XDG_CONFIG_HOME/opencode/plugin/rampart.ts
 OPENCODE_PURE=1 "$BIN" doctor >"$OUT" 2>"$ERR"
 check "opencode: doctor says OPENCODE_PURE turns plugins off" grep -qF \
