@@ -149,7 +149,7 @@ void rp_cli_offswitch_pi(bool project, const char *hook_file, rp_buf *off)
                                                    "\"%s\" in the \"extensions\" of %s switches "
                                                    "rampart's extension off, so Pi does not load "
                                                    "it: remove that entry (or enable rampart.ts in "
-                                                   "Pi's /settings)",
+                                                   "`pi config`)",
                                                    entry, rp_cli_offswitch_shown(&a, settings)));
     /* The extensions directory itself: its own entry points, or an ignore file. */
     char buf[PATH_MAX];

@@ -465,7 +465,7 @@ for entry in '!rampart.ts' '!extensions/*.ts' '-extensions/rampart.ts'; do
     run_rampart "$OUT" "$ERR" doctor
     expect_rc "pi: doctor with $entry in settings.json" 1
     check "pi: doctor says $entry switches the extension off" grep -qF \
-        "pi: OFF: \"$entry\" in the \"extensions\" of ~/.pi/agent/settings.json switches rampart's extension off, so Pi does not load it: remove that entry (or enable rampart.ts in Pi's /settings)" "$OUT"
+        "pi: OFF: \"$entry\" in the \"extensions\" of ~/.pi/agent/settings.json switches rampart's extension off, so Pi does not load it: remove that entry (or enable rampart.ts in \`pi config\`)" "$OUT"
 done
 printf '{"extensions": ["!*.ts", "+extensions/rampart.ts", "!other.ts"]}\n' >"$PI/settings.json"
 run_rampart "$OUT" "$ERR" doctor
