@@ -1,11 +1,12 @@
 // rampart.ts — rampart's plugin for opencode.
 //
-// Install: copy this file to .opencode/plugin/rampart.ts in a project (or
-// ~/.config/opencode/plugin/rampart.ts for every project) and restart opencode. Every tool
-// call, tool result, prompt, usage report and session event goes to `rampart hook opencode`
-// (RAMPART_BIN, default "rampart" on PATH) as one JSON object on stdin; rampart answers one
-// JSON line {"result":"ALLOW"|"ASK"|"DENY","reason",...} that this plugin acts on. The protocol
-// is documented in rampart's src/hosts/pi.c and integrations/README.md.
+// Install: `rampart install opencode [-c FILE]` writes this file with RAMPART_COMMAND set (or
+// copy it to ~/.config/opencode/plugin/rampart.ts, or .opencode/plugin/ in a project), and
+// restart opencode. Every tool call, tool result, prompt, usage report and session event goes
+// to `rampart hook opencode` (RAMPART_COMMAND below: the binary and its -c) as one JSON object
+// on stdin; rampart answers one JSON line {"result":"ALLOW"|"ASK"|"DENY","reason",...} that
+// this plugin acts on. The protocol is documented in rampart's src/hosts/pi.c and
+// integrations/README.md.
 //
 // DENY throws an Error with the reason, which blocks the call (or the prompt). ASK throws too,
 // unless RAMPART_OPENCODE_ASK=allow, which leaves the call to opencode's own permission
@@ -20,7 +21,12 @@
 // plugin, so RampartPlugin is the only export; everything else is private to this file.
 import { spawnSync } from "node:child_process";
 
-const BIN = process.env.RAMPART_BIN || "rampart";
+// The command: the binary, then its options (-c FILE). `rampart install` rewrites the next line
+// with its own absolute path and the -c files it was given; there is deliberately no
+// environment override (a variable set by whoever starts the host would switch rampart off).
+const RAMPART_COMMAND = ["rampart"];
+const BIN = RAMPART_COMMAND[0];
+const OPTIONS = RAMPART_COMMAND.slice(1);
 const TIMEOUT_MS = 3000;
 const RESULTS = ["ALLOW", "ASK", "DENY"];
 
@@ -33,7 +39,7 @@ const RESULTS = ["ALLOW", "ASK", "DENY"];
 function runRampart(host, payload) {
   let r;
   try {
-    r = spawnSync(BIN, ["hook", host], {
+    r = spawnSync(BIN, ["hook", host, ...OPTIONS], {
       input: JSON.stringify(payload),
       encoding: "utf8",
       timeout: TIMEOUT_MS,

@@ -1,8 +1,9 @@
 // rampart.ts — rampart's extension for the Pi coding agent.
 //
-// Install: copy this file to ~/.pi/agent/extensions/rampart.ts (or .pi/extensions/ in a
-// project), then /reload in Pi. Every tool call, tool result, prompt, usage report and session
-// event goes to `rampart hook pi` (RAMPART_BIN, default "rampart" on PATH) as one JSON object
+// Install: `rampart install pi [-c FILE]` writes this file with RAMPART_COMMAND set (or copy it
+// to ~/.pi/agent/extensions/rampart.ts, or .pi/extensions/ in a project, and /reload in Pi).
+// Every tool call, tool result, prompt, usage report and session event goes to
+// `rampart hook pi` (RAMPART_COMMAND below: the binary and its -c) as one JSON object
 // on stdin; rampart answers one JSON line {"result":"ALLOW"|"ASK"|"DENY","reason",...} that
 // this extension acts on. The protocol is documented in rampart's src/hosts/pi.c and
 // integrations/README.md.
@@ -15,7 +16,12 @@
 // needs no build step and no dependencies. Pi loads the default export; it is the only one.
 import { spawnSync } from "node:child_process";
 
-const BIN = process.env.RAMPART_BIN || "rampart";
+// The command: the binary, then its options (-c FILE). `rampart install` rewrites the next line
+// with its own absolute path and the -c files it was given; there is deliberately no
+// environment override (a variable set by whoever starts the host would switch rampart off).
+const RAMPART_COMMAND = ["rampart"];
+const BIN = RAMPART_COMMAND[0];
+const OPTIONS = RAMPART_COMMAND.slice(1);
 const TIMEOUT_MS = 3000;
 const RESULTS = ["ALLOW", "ASK", "DENY"];
 
@@ -28,7 +34,7 @@ const RESULTS = ["ALLOW", "ASK", "DENY"];
 function runRampart(host, payload) {
   let r;
   try {
-    r = spawnSync(BIN, ["hook", host], {
+    r = spawnSync(BIN, ["hook", host, ...OPTIONS], {
       input: JSON.stringify(payload),
       encoding: "utf8",
       timeout: TIMEOUT_MS,

@@ -3,13 +3,14 @@
 // It copies the two .ts files (written in the TypeScript that is also JavaScript) to a
 // temporary directory as .mjs, checks that each exports only what its host loads (opencode
 // calls every export of a plugin file as a plugin; Pi loads the default export), drives their
-// handlers with fake Pi/opencode objects, and runs five rounds: rampart answering (every
+// handlers with fake Pi/opencode objects, and runs six rounds: rampart answering (every
 // verdict, a rewrite, usage), what the extensions send (recorded: the hosts' error signals,
-// opencode's MCP tools), then rampart missing, answering garbage and too slow (3 s), where tool
-// calls and prompts must be blocked.
+// opencode's MCP tools), rampart missing, answering garbage and too slow (3 s), where tool
+// calls and prompts must be blocked, and the files `rampart install HOST -c FILE` writes, which
+// run this binary with that config whatever RAMPART_BIN says.
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { copyFileSync, mkdtempSync, writeFileSync, chmodSync, mkdirSync } from "node:fs";
+import { copyFileSync, mkdtempSync, readFileSync, writeFileSync, chmodSync, mkdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -20,7 +21,8 @@ if (!bin || !root) {
   process.exit(2);
 }
 if (mode === "all") {
-  // Each round in its own process: the extensions read RAMPART_BIN when they load.
+  // Each round in its own directory and process, with the extensions' RAMPART_COMMAND line set
+  // to the round's binary (they read nothing else: no environment variable overrides it).
   const dir = mkdtempSync(join(tmpdir(), "rampart-ext-"));
   mkdirSync(join(dir, "state"));
   const script = (name, body) => {
@@ -35,15 +37,34 @@ if (mode === "all") {
     missing: join(dir, "no-such-rampart"),
     garbage: script("garbage.sh", "cat >/dev/null; echo not json"),
     slow: script("slow.sh", "cat >/dev/null; sleep 5"),
+    installed: null, // the files `rampart install HOST -c FILE` writes, as they are
   };
-  copyFileSync(join(root, "integrations/pi/rampart.ts"), join(dir, "pi.mjs"));
-  copyFileSync(join(root, "integrations/opencode/rampart.ts"), join(dir, "oc.mjs"));
-  copyFileSync(new URL(import.meta.url).pathname, join(dir, "run.mjs"));
+  const home = join(dir, "home");
+  const homeEnv = { ...process.env, HOME: home, XDG_CONFIG_HOME: join(home, ".config"), XDG_STATE_HOME: join(home, ".state") };
+  mkdirSync(home);
+  const line = /^const RAMPART_COMMAND = .*$/m;
   let failed = 0;
   for (const [round, rb] of Object.entries(rounds)) {
-    const r = spawnSync(process.execPath, [join(dir, "run.mjs"), bin, root, round], {
-      env: { ...process.env, RAMPART_BIN: rb, RECORD: join(dir, "record.jsonl") }, encoding: "utf8",
-      stdio: ["ignore", "pipe", "pipe"] });
+    const rdir = join(dir, round);
+    mkdirSync(rdir);
+    for (const [host, file] of [["pi", "pi.mjs"], ["opencode", "oc.mjs"]]) {
+      let text;
+      if (rb) {
+        text = readFileSync(join(root, `integrations/${host}/rampart.ts`), "utf8");
+        assert.match(text, line, `integrations/${host}/rampart.ts has its RAMPART_COMMAND line`);
+        text = text.replace(line, `const RAMPART_COMMAND = ${JSON.stringify([rb])};`);
+      } else {
+        const r = spawnSync(bin, ["install", host, "-c", join(root, "tests/data/hosts/config.yaml"), "--dry-run"],
+                            { env: homeEnv, encoding: "utf8" });
+        assert.equal(r.status, 0, r.stderr);
+        text = r.stdout;
+      }
+      writeFileSync(join(rdir, file), text);
+    }
+    copyFileSync(new URL(import.meta.url).pathname, join(rdir, "run.mjs"));
+    const r = spawnSync(process.execPath, [join(rdir, "run.mjs"), bin, root, round], {
+      env: { ...(rb ? process.env : homeEnv), RAMPART_BIN: join(dir, "no-such-rampart"), RECORD: join(dir, "record.jsonl") },
+      encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
     if (r.status === 0) console.log(`ok   - extensions: ${round}`);
     else { failed++; console.log(`FAIL - extensions: ${round}\n${r.stdout}${r.stderr}`); }
   }
@@ -66,7 +87,16 @@ const notes = [];
 const ctx = (confirm) => ({ cwd: "/w", hasUI: confirm !== undefined, sessionManager: { getSessionId: () => "js-s1" },
   ui: { confirm: async () => confirm, notify: (m) => notes.push(m) } });
 const plugin = await RampartPlugin({ directory: "/w" });
-if (mode === "real") {
+if (mode === "installed") {
+  // `rampart install HOST -c FILE`: this binary with that config (its marker policy denies);
+  // RAMPART_BIN, set to a missing binary by the caller, changes nothing.
+  assert.equal(await handlers.tool_call({ toolName: "bash", toolCallId: "i1", input: { command: "ls" } }, ctx()), undefined);
+  assert.deepEqual(await handlers.tool_call({ toolName: "bash", toolCallId: "i2", input: { command: "echo DENYME" } }, ctx()),
+    { block: true, reason: "marker: DENYME seen in tool_call" });
+  await plugin["tool.execute.before"]({ tool: "bash", sessionID: "oci", callID: "i1" }, { args: { command: "ls" } });
+  await assert.rejects(plugin["tool.execute.before"]({ tool: "bash", sessionID: "oci", callID: "i2" }, { args: { command: "echo DENYME" } }), /^Error: marker: DENYME seen in tool_call$/);
+  console.log("installed ok");
+} else if (mode === "real") {
   assert.equal(await handlers.tool_call({ toolName: "bash", toolCallId: "t1", input: { command: "ls" } }, ctx()), undefined);
   assert.deepEqual(await handlers.tool_call({ toolName: "bash", toolCallId: "t2", input: { command: "echo DENYME" } }, ctx()),
     { block: true, reason: "marker: DENYME seen in tool_call" });

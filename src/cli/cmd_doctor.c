@@ -154,6 +154,18 @@ static bool check_binary(const char *bin, rp_buf *why)
     return true;
 }
 
+/* A path for display: $HOME shown as ~. */
+static void show_path(rp_buf *out, const char *path)
+{
+    const char *home = getenv("HOME");
+    size_t hl = home ? strlen(home) : 0;
+    if (hl > 1 && strncmp(path, home, hl) == 0 && path[hl] == '/') {
+        rp_buf_printf(out, "~%s", path + hl);
+    } else {
+        rp_buf_puts(out, path);
+    }
+}
+
 /* Loads the hook's config (-c FILE, else the default stack); on an error writes the first one
  * to why. */
 static bool check_config(const char *file, rp_buf *note, rp_buf *why)
@@ -189,46 +201,52 @@ static bool check_config(const char *file, rp_buf *note, rp_buf *why)
                       file ? ", or add policies to it" : "");
         ok = false;
     } else {
-        rp_buf_printf(note, "%s ok (%zu %s)", file ? "config" : "default config",
-                      cfg->engine.n_slots, cfg->engine.n_slots == 1 ? "policy" : "policies");
+        if (file) {
+            rp_buf_puts(note, "config ");
+            show_path(note, file);
+        } else {
+            rp_buf_puts(note, "default config");
+        }
+        rp_buf_printf(note, " ok (%zu %s)", cfg->engine.n_slots,
+                      cfg->engine.n_slots == 1 ? "policy" : "policies");
     }
     rp_config_free(cfg);
     return ok;
 }
 
-/* A path for display: $HOME shown as ~. */
-static void show_path(rp_buf *out, const char *path)
+/* Checks a hook's command, split into words; appends "BIN, config ok" to note or the problem to
+ * why. */
+static bool check_words(const char *const *words, size_t n, rp_buf *note, rp_buf *why)
 {
-    const char *home = getenv("HOME");
-    size_t hl = home ? strlen(home) : 0;
-    if (hl > 1 && strncmp(path, home, hl) == 0 && path[hl] == '/') {
-        rp_buf_printf(out, "~%s", path + hl);
-    } else {
-        rp_buf_puts(out, path);
-    }
-}
-
-/* Checks one hook command; appends "BIN, config ok" to note or the problem to why. */
-static bool check_command(const char *command, rp_buf *note, rp_buf *why)
-{
-    char *words[32];
-    size_t n = split_words(command, words, 32);
     const char *config = NULL;
-    for (size_t i = 1; i + 1 < n; i++) {
-        if (strcmp(words[i], "-c") == 0 || strcmp(words[i], "--config") == 0) {
+    for (size_t i = 1; i < n; i++) {
+        if ((strcmp(words[i], "-c") == 0 || strcmp(words[i], "--config") == 0) && i + 1 < n) {
             config = words[i + 1];
         } else if (strncmp(words[i], "--config=", 9) == 0) {
             config = words[i] + 9;
         }
     }
-    bool ok = n > 0 && check_binary(words[0], why);
     if (n == 0) {
         rp_buf_puts(why, "an empty hook command");
+        return false;
     }
-    if (ok) {
-        rp_buf_printf(note, "%s, ", words[0]);
-        ok = check_config(config, note, why);
+    if (!check_binary(words[0], why)) {
+        return false;
     }
+    if (config && access(config, R_OK) != 0) {
+        rp_buf_printf(why, "the hook's config %s cannot be read (%s)", config, strerror(errno));
+        return false;
+    }
+    rp_buf_printf(note, "%s, ", words[0]);
+    return check_config(config, note, why);
+}
+
+/* Checks one hook command line (sh syntax). */
+static bool check_command(const char *command, rp_buf *note, rp_buf *why)
+{
+    char *words[32];
+    size_t n = split_words(command, words, 32);
+    bool ok = check_words((const char *const *)words, n, note, why);
     for (size_t i = 0; i < n; i++) {
         free(words[i]);
     }
@@ -249,30 +267,6 @@ static int read_all(const char *path, rp_buf *out)
     fclose(f);
     rp_buf_append(out, "", 0);
     return 1;
-}
-
-/* The binary an installed extension runs: the default of `process.env.RAMPART_BIN || "..."`. */
-static char *extension_binary(const rp_buf *text)
-{
-    const char *key = "process.env.RAMPART_BIN || ";
-    const char *p = strstr(text->data, key);
-    if (!p) {
-        return NULL;
-    }
-    p += strlen(key);
-    if (*p != '"') {
-        return NULL;
-    }
-    const char *e = p + 1;
-    while (*e && *e != '"') {
-        e += (*e == '\\' && e[1]) ? 2 : 1;
-    }
-    rp_arena a = {0};
-    rp_json_error err;
-    rp_json *v = rp_json_parse(&a, p, (size_t)(e - p) + (*e == '"'), &err);
-    char *bin = v && v->type == RP_JSON_STRING ? strdup(v->v.s) : NULL;
-    rp_arena_free(&a);
-    return bin;
 }
 
 static void ignore(void *self, const char *command)
@@ -306,7 +300,7 @@ static bool all_events(const rp_install_target *t, const rp_buf *text, rp_buf *w
 static bool doctor_host(const rp_install_target *t, const char *base, bool project)
 {
     rp_buf path = {0}, shown = {0}, note = {0}, why = {0}, text = {0};
-    rp_buf_printf(&path, "%s/%s", base, project ? t->project_path : t->user_path);
+    rp_install_path(t, project, base, &path);
     show_path(&shown, path.data);
     bool fine = true;
     int have = read_all(path.data, &text);
@@ -320,20 +314,38 @@ static bool doctor_host(const rp_install_target *t, const char *base, bool proje
             printf("%s: not installed (%s exists but was not written by rampart install)\n",
                    t->host, shown.data);
         } else {
-            char *bin = extension_binary(&text);
-            if (!bin) {
-                printf("%s: BROKEN: %s names no rampart binary\n", t->host, shown.data);
+            rp_arena arena = {0};
+            rp_arena_init(&arena, 4096);
+            size_t argc;
+            const char **argv = rp_install_extension_command(&arena, text.data, text.len, &argc);
+            if (!argv) {
+                printf("%s: BROKEN: %s names no rampart command (no RAMPART_COMMAND line: written "
+                       "by an older rampart): run `rampart install %s`\n",
+                       t->host, shown.data, t->host);
                 fine = false;
-            } else if (check_binary(bin, &why) && check_config(NULL, &note, &why)) {
+            } else if (check_words(argv, argc, &note, &why)) {
                 rp_buf off = {0}, caveat = {0};
                 rp_cli_host_offswitch(t->host, project, path.data, text.data, text.len, &off,
                                       &caveat);
+                /* A file that does not import is not even logged by opencode: any byte that
+                 * differs from what install writes is worth a word. */
+                rp_buf want = {0};
+                if (rp_install_extension_text(t, argv, argc, &want) &&
+                    (want.len != text.len || memcmp(want.data, text.data, want.len) != 0)) {
+                    rp_buf_printf(&caveat,
+                                  "%s%s differs from what this rampart installs (edited, or "
+                                  "from another version; the host may not load it): run "
+                                  "`rampart install %s` to rewrite it",
+                                  caveat.len ? "; " : "", shown.data, t->host);
+                }
+                rp_buf_free(&want);
                 if (off.len) {
-                    printf("%s: OFF: %s (extension %s → %s, %s)\n", t->host, off.data, shown.data,
-                           bin, note.data);
+                    printf("%s: OFF: %s (extension %s → %s)\n", t->host, off.data, shown.data,
+                           note.data);
                     fine = false;
                 } else {
-                    printf("%s: ok (extension %s → %s, %s)\n", t->host, shown.data, bin, note.data);
+                    printf("%s: ok (extension %s → %s)%s%s\n", t->host, shown.data, note.data,
+                           caveat.len ? ", but " : "", caveat.len ? caveat.data : "");
                 }
                 rp_buf_free(&off);
                 rp_buf_free(&caveat);
@@ -341,7 +353,7 @@ static bool doctor_host(const rp_install_target *t, const char *base, bool proje
                 printf("%s: BROKEN: %s (extension %s)\n", t->host, why.data, shown.data);
                 fine = false;
             }
-            free(bin);
+            rp_arena_free(&arena);
         }
     } else {
         rp_splice_spec spec = rp_install_spec(t, "");

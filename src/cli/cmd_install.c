@@ -3,8 +3,9 @@
  * Settings hosts (Claude Code, Codex, Cursor, Gemini) get rampart's hook entries spliced into
  * their JSON settings file (settings_splice.h): every other byte of the file stays as it was,
  * the previous file is kept as FILE.rampart-backup, and the new one replaces it atomically.
- * Pi and opencode get the extension file compiled into this binary. The hook command names
- * this binary by its absolute path, so the hook does not depend on the host's PATH. */
+ * Pi and opencode get the extension file compiled into this binary, with its RAMPART_COMMAND
+ * line set to the same command. The hook command names this binary by its absolute path, so
+ * the hook does not depend on the host's PATH. */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -30,12 +31,14 @@ static const char install_usage[] =
     "  gemini       ~/.gemini/settings.json            ./.gemini/settings.json\n"
     "  pi           ~/.pi/agent/extensions/rampart.ts  ./.pi/extensions/rampart.ts\n"
     "  opencode     ~/.config/opencode/plugin/rampart.ts  ./.opencode/plugin/rampart.ts\n"
-    "The JSON files are edited in place: only rampart's entries are added, the rest of the file\n"
-    "is kept byte for byte, and the previous version is saved as FILE.rampart-backup. Running\n"
-    "install again changes nothing. -c FILE makes the hook use that config (settings hosts\n"
-    "only). Without -c and with no user or system config, install writes the starter config\n"
-    "of `rampart init` (a hook with no policy would allow everything) and says so. --dry-run\n"
-    "prints the resulting file instead of writing it.\n";
+    "(opencode's user file is under $XDG_CONFIG_HOME/opencode/ when that is set, as opencode\n"
+    "reads it.) The JSON files are edited in place: only rampart's entries are added, the rest\n"
+    "of the file is kept byte for byte, and the previous version is saved as\n"
+    "FILE.rampart-backup. Running install again changes nothing. -c FILE makes the hook (or\n"
+    "pi's and opencode's extension) use that config; installing again with another -c\n"
+    "replaces it. Without -c and with no user or system config, install writes the starter\n"
+    "config of `rampart init` (a hook with no policy would allow everything) and says so.\n"
+    "--dry-run prints the resulting file instead of writing it.\n";
 
 static const char uninstall_usage[] =
     "usage: rampart uninstall HOST [--user | --project] [--dry-run]\n"
@@ -111,7 +114,7 @@ static char *target_path(const rp_install_target *t, bool project, const char *p
         }
     }
     rp_buf p = {0};
-    rp_buf_printf(&p, "%s/%s", base, project ? t->project_path : t->user_path);
+    rp_install_path(t, project, base, &p);
     return rp_buf_take(&p);
 }
 
@@ -234,15 +237,13 @@ static int self_path(char *out, size_t size, const char *prog)
     return 0;
 }
 
-/* The hook command for t, or -1 (error printed). */
-static int hook_command(const install_args *a, const char *bin, rp_buf *cmd, const char *prog)
+/* The absolute path of -c's file in real (empty without -c), or -1 (error printed). */
+static int config_path(const install_args *a, char real[PATH_MAX], const char *prog)
 {
-    rp_install_sh_quote(cmd, bin);
-    rp_buf_printf(cmd, " hook %s", a->host);
+    real[0] = '\0';
     if (!a->config) {
         return 0;
     }
-    char real[PATH_MAX];
     if (!realpath(a->config, real)) {
         fprintf(stderr, "%s: %s: %s\n", prog, a->config, strerror(errno));
         return -1;
@@ -259,9 +260,18 @@ static int hook_command(const install_args *a, const char *bin, rp_buf *cmd, con
         fprintf(stderr, "%s: %s does not load; not installing a hook that uses it\n", prog, real);
         return -1;
     }
-    rp_buf_puts(cmd, " -c ");
-    rp_install_sh_quote(cmd, real);
     return 0;
+}
+
+/* The hook command of a settings host: `BIN hook HOST [-c CONFIG]`, quoted for sh. */
+static void hook_command(const install_args *a, const char *bin, const char *config, rp_buf *cmd)
+{
+    rp_install_sh_quote(cmd, bin);
+    rp_buf_printf(cmd, " hook %s", a->host);
+    if (config[0]) {
+        rp_buf_puts(cmd, " -c ");
+        rp_install_sh_quote(cmd, config);
+    }
 }
 
 /* Says, the moment the hook is in place, what keeps the host from running it (Codex's trust,
@@ -284,17 +294,24 @@ static void warn_offswitch(const rp_install_target *t, const install_args *a, co
     rp_buf_free(&caveat);
 }
 
+/* The extension file runs the same command as a settings host's hook: this binary, by its
+ * absolute path, with the same -c; install writes both into the file's RAMPART_COMMAND line. */
 static int install_extension(const rp_install_target *t, const install_args *a, const char *bin,
-                             const char *path, const char *prog)
+                             const char *config, const char *path, const char *prog)
 {
     rp_buf text = {0}, old = {0};
-    rp_install_extension_text(t, bin, &text);
+    const char *argv[] = {bin, "-c", config};
     int rc = RP_EXIT_OK;
     int have = read_file(path, &old, NULL, prog);
-    if (have < 0) {
+    if (!rp_install_extension_text(t, argv, config[0] ? 3 : 1, &text)) {
+        fprintf(stderr, "%s: the %s extension built into this binary has no RAMPART_COMMAND line\n",
+                prog, t->host);
+        rc = RP_EXIT_FAIL;
+    } else if (have < 0) {
         rc = RP_EXIT_FAIL;
     } else if (have && old.len == text.len && memcmp(old.data, text.data, text.len) == 0) {
         printf("%s: already installed (%s)\n", t->host, path);
+        warn_offswitch(t, a, path, &text, prog);
     } else if (have && strncmp(old.data, RP_INSTALL_EXT_MARKER, strlen(RP_INSTALL_EXT_MARKER))) {
         fprintf(stderr, "%s: %s exists and was not written by rampart install; not replacing it\n",
                 prog, path);
@@ -304,7 +321,8 @@ static int install_extension(const rp_install_target *t, const install_args *a, 
     } else if (write_atomic(path, text.data, text.len, 0644, prog) != 0) {
         rc = RP_EXIT_FAIL;
     } else {
-        printf("%s: installed %s (runs %s hook %s)\n", t->host, path, bin, t->host);
+        printf("%s: installed %s (runs %s hook %s%s%s)\n", t->host, path, bin, t->host,
+               config[0] ? " -c " : "", config);
         warn_offswitch(t, a, path, &text, prog);
     }
     rp_buf_free(&text);
@@ -407,13 +425,7 @@ static int install_run(int argc, char **argv)
         return prc < 0 ? RP_EXIT_OK : prc;
     }
     const rp_install_target *t = rp_install_target_find(a.host);
-    if (t->extension && a.config) {
-        return rp_cli_usage_error(cmd,
-                                  "-c is not supported for %s (its extension runs `rampart "
-                                  "hook %s` with the default config)",
-                                  t->host, t->host);
-    }
-    char bin[PATH_MAX];
+    char bin[PATH_MAX], config[PATH_MAX];
     if (self_path(bin, sizeof bin, prog) != 0) {
         return RP_EXIT_FAIL;
     }
@@ -421,15 +433,18 @@ static int install_run(int argc, char **argv)
     if (!path) {
         return RP_EXIT_FAIL;
     }
+    if (config_path(&a, config, prog) != 0) {
+        free(path);
+        return RP_EXIT_FAIL;
+    }
     ensure_config(&a);
     int rc;
     if (t->extension) {
-        rc = install_extension(t, &a, bin, path, prog);
+        rc = install_extension(t, &a, bin, config, path, prog);
     } else {
         rp_buf command = {0};
-        rc = hook_command(&a, bin, &command, prog) != 0
-                 ? RP_EXIT_FAIL
-                 : install_settings(t, &a, command.data, path, prog);
+        hook_command(&a, bin, config, &command);
+        rc = install_settings(t, &a, command.data, path, prog);
         rp_buf_free(&command);
     }
     free(path);

@@ -1,7 +1,8 @@
 /* host_offswitch.c — what keeps an installed hook from running, per host (host_offswitch.h).
  *
  * Each check reads the host's own files the way the host does (as of the pinned versions:
- * Claude Code 2.1.197, Codex 0.171.0, Gemini CLI 0.61.0) and says what to do in one sentence.
+ * Claude Code 2.1.197, Codex 0.171.0, Gemini CLI 0.61.0; Pi and opencode in
+ * host_offswitch_ext.c) and says what to do in one sentence.
  * A file that is absent or does not parse turns nothing off here: the host would not read it
  * either, or doctor reports the parse error of the file it installed into. */
 #include <dirent.h>
@@ -40,7 +41,7 @@ static bool slurp(const char *path, rp_buf *b)
 }
 
 /* The JSON object in path, or NULL (absent, unreadable or not an object). */
-static const rp_json *read_json(rp_arena *a, const char *path)
+const rp_json *rp_cli_offswitch_read_json(rp_arena *a, const char *path)
 {
     rp_buf b = {0};
     const rp_json *v = NULL;
@@ -63,7 +64,7 @@ static bool is_false(const rp_json *v)
 }
 
 /* A path for messages: $HOME shown as ~. */
-static const char *shown(rp_arena *a, const char *path)
+const char *rp_cli_offswitch_shown(rp_arena *a, const char *path)
 {
     const char *home = getenv("HOME");
     size_t n = home ? strlen(home) : 0;
@@ -72,7 +73,7 @@ static const char *shown(rp_arena *a, const char *path)
     return path;
 }
 
-static void say(rp_buf *b, const char *text)
+void rp_cli_offswitch_say(rp_buf *b, const char *text)
 {
     if (b->len)
         rp_buf_puts(b, "; ");
@@ -95,16 +96,18 @@ static bool env_truthy(const char *name)
 
 static void claude_file(rp_arena *a, const char *path, bool managed, rp_buf *off)
 {
-    const rp_json *s = read_json(a, path);
+    const rp_json *s = rp_cli_offswitch_read_json(a, path);
     if (is_true(rp_json_get(s, "disableAllHooks")))
-        say(off, rp_arena_sprintf(a,
+        rp_cli_offswitch_say(
+            off, rp_arena_sprintf(a,
                                   "disableAllHooks is true in %s, so Claude Code runs no hook "
                                   "(rampart's included): %s",
-                                  shown(a, path),
+                                  rp_cli_offswitch_shown(a, path),
                                   managed ? "ask your administrator to remove it"
                                           : "remove it or set it to false"));
     if (managed && is_true(rp_json_get(s, "allowManagedHooksOnly")))
-        say(off, rp_arena_sprintf(a,
+        rp_cli_offswitch_say(
+            off, rp_arena_sprintf(a,
                                   "allowManagedHooksOnly is true in %s, so Claude Code runs "
                                   "only managed hooks: ask your administrator to put rampart's "
                                   "hook in the managed settings",
@@ -133,18 +136,40 @@ static void claude(rp_arena *a, rp_buf *off)
     if (d)
         closedir(d);
     if (env_truthy("CLAUDE_CODE_SIMPLE"))
-        say(off, "CLAUDE_CODE_SIMPLE is set (what `claude --bare` sets), so Claude Code "
+        rp_cli_offswitch_say(
+            off, "CLAUDE_CODE_SIMPLE is set (what `claude --bare` sets), so Claude Code "
                  "started from this environment runs no hook: unset it");
     if (env_truthy("CLAUDE_CODE_SAFE_MODE"))
-        say(off, "CLAUDE_CODE_SAFE_MODE is set, so Claude Code started from this environment "
+        rp_cli_offswitch_say(
+            off, "CLAUDE_CODE_SAFE_MODE is set, so Claude Code started from this environment "
                  "runs only managed hooks: unset it");
 }
 
 /* ---- Codex ---- */
 
+/* Codex reads its user files (hooks.json, config.toml) from $CODEX_HOME when that is set. */
+static bool codex_home_elsewhere(rp_arena *a, const char *hook_file, rp_buf *off)
+{
+    const char *ch = getenv("CODEX_HOME");
+    char want[PATH_MAX], have[PATH_MAX], dir[PATH_MAX];
+    if (!ch || !ch[0])
+        return false;
+    snprintf(dir, sizeof dir, "%s", hook_file);
+    if (realpath(ch, want) && realpath(dirname(dir), have) && strcmp(want, have) == 0)
+        return false;
+    rp_cli_offswitch_say(off, rp_arena_sprintf(a,
+                                               "CODEX_HOME is %s, so Codex started from this "
+                                               "environment reads %s/hooks.json, not %s: unset "
+                                               "it, or start Codex without it",
+                                               ch, ch, rp_cli_offswitch_shown(a, hook_file)));
+    return true;
+}
+
 static void codex(rp_arena *a, bool project, const char *hook_file, const char *text, size_t len,
                   rp_buf *off)
 {
+    if (!project && codex_home_elsewhere(a, hook_file, off))
+        return;
     const char *home = getenv("HOME");
     rp_buf toml = {0};
     if (home)
@@ -159,15 +184,17 @@ static void codex(rp_arena *a, bool project, const char *hook_file, const char *
     }
     rp_buf_free(&toml);
     if (t.hooks_off)
-        say(off, "[features] hooks = false in ~/.codex/config.toml, so Codex runs no hook: "
+        rp_cli_offswitch_say(
+            off, "[features] hooks = false in ~/.codex/config.toml, so Codex runs no hook: "
                  "remove it");
     if (t.project_untrusted)
-        say(off, rp_arena_sprintf(a,
+        rp_cli_offswitch_say(
+            off, rp_arena_sprintf(a,
                                   "Codex does not trust this project, so it loads %s disabled: "
                                   "run `codex` here and trust the project (or set "
                                   "[projects.\"%s\"] trust_level = \"trusted\" in "
                                   "~/.codex/config.toml)",
-                                  shown(a, hook_file), dir));
+                                  rp_cli_offswitch_shown(a, hook_file), dir));
     size_t idle = t.untrusted + t.modified + t.disabled;
     if (idle == 0)
         return;
@@ -177,10 +204,11 @@ static void codex(rp_arena *a, bool project, const char *hook_file, const char *
                       : t.modified  ? "not trusted, or changed since it was trusted"
                       : t.untrusted ? "not trusted, and Codex runs an untrusted hook not at all"
                                     : "disabled in Codex";
-    say(off, rp_arena_sprintf(a,
+    rp_cli_offswitch_say(
+        off, rp_arena_sprintf(a,
                               "Codex will not run %zu of rampart's %zu hook handlers (%s first) "
                               "in %s: %s. %s",
-                              idle, t.ours, t.event, shown(a, hook_file), why,
+                              idle, t.ours, t.event, rp_cli_offswitch_shown(a, hook_file), why,
                               t.untrusted + t.modified
                                   ? "Start `codex`, and at \"Hooks need review\" choose \"Trust "
                                     "all and continue\" (or review them in /hooks)"
@@ -225,22 +253,24 @@ static int gemini_trust(rp_arena *a, const rp_json *rules, const char *folder)
 static void gemini_settings(rp_arena *a, const char *path, const char *hook_command, rp_buf *off,
                             bool *folder_trust)
 {
-    const rp_json *s = read_json(a, path);
+    const rp_json *s = rp_cli_offswitch_read_json(a, path);
     const rp_json *hc = rp_json_get(s, "hooksConfig");
     if (is_false(rp_json_get(hc, "enabled")))
-        say(off, rp_arena_sprintf(a,
+        rp_cli_offswitch_say(
+            off, rp_arena_sprintf(a,
                                   "hooksConfig.enabled is false in %s, so Gemini CLI runs no "
                                   "hook: remove it",
-                                  shown(a, path)));
+                                  rp_cli_offswitch_shown(a, path)));
     const rp_json *disabled = rp_json_get(hc, "disabled");
     for (uint32_t i = 0; rp_json_is_array(disabled) && i < disabled->len; i++) {
         const char *name = rp_json_str(&disabled->v.items[i]);
         if (name && ((hook_command && strcmp(name, hook_command) == 0) ||
                      rp_splice_is_our_command(name, "gemini") || strcmp(name, "rampart") == 0)) {
-            say(off, rp_arena_sprintf(a,
+            rp_cli_offswitch_say(
+                off, rp_arena_sprintf(a,
                                       "hooksConfig.disabled in %s lists rampart's hook, so "
                                       "Gemini CLI skips it: remove \"%s\" from it",
-                                      shown(a, path), name));
+                                      rp_cli_offswitch_shown(a, path), name));
             break;
         }
     }
@@ -280,7 +310,8 @@ static void gemini(rp_arena *a, bool project, const char *hook_text, size_t hook
                         &folder_trust);
 
     if (env_is("GEMINI_CLI_TRUST_WORKSPACE", "false") || env_is("GEMINI_RESTRICTED_MODE", "true"))
-        say(off, "GEMINI_CLI_TRUST_WORKSPACE=false or GEMINI_RESTRICTED_MODE=true is set, so "
+        rp_cli_offswitch_say(
+            off, "GEMINI_CLI_TRUST_WORKSPACE=false or GEMINI_RESTRICTED_MODE=true is set, so "
                  "Gemini CLI started from this environment trusts no folder and runs no hook: "
                  "unset it");
     if (!folder_trust || env_is("GEMINI_CLI_TRUST_WORKSPACE", "true"))
@@ -289,16 +320,18 @@ static void gemini(rp_arena *a, bool project, const char *hook_text, size_t hook
     const char *tf_path = tf && tf[0] ? tf
                           : home      ? rp_arena_sprintf(a, "%s/.gemini/trustedFolders.json", home)
                                       : NULL;
-    const rp_json *rules = tf_path ? read_json(a, tf_path) : NULL;
+    const rp_json *rules = tf_path ? rp_cli_offswitch_read_json(a, tf_path) : NULL;
     char real[PATH_MAX];
     const char *here = have_cwd && realpath(cwd, real) ? real : cwd;
     if (project && have_cwd && gemini_trust(a, rules, here) != 1)
-        say(off, rp_arena_sprintf(a,
-                                  "Gemini CLI does not trust this folder, and loads no hook of "
-                                  "an untrusted folder (--skip-trust does not load its "
-                                  ".gemini/settings.json either): run `gemini` here and choose "
-                                  "\"Trust folder\", or add \"%s\": \"TRUST_FOLDER\" to %s",
-                                  here, tf_path ? shown(a, tf_path) : "trustedFolders.json"));
+        rp_cli_offswitch_say(
+            off, rp_arena_sprintf(
+                     a,
+                     "Gemini CLI does not trust this folder, and loads no hook of "
+                     "an untrusted folder (--skip-trust does not load its "
+                     ".gemini/settings.json either): run `gemini` here and choose "
+                     "\"Trust folder\", or add \"%s\": \"TRUST_FOLDER\" to %s",
+                     here, tf_path ? rp_cli_offswitch_shown(a, tf_path) : "trustedFolders.json"));
     if (project)
         return;
     /* A user install runs everywhere but in the folders the user declined to trust. */
@@ -309,29 +342,13 @@ static void gemini(rp_arena *a, bool project, const char *hook_text, size_t hook
                    "DO_NOT_TRUST") == 0)
             rp_buf_printf(&list, "%s%s", list.len ? ", " : "", rules->v.members[i].key);
     if (list.len)
-        say(caveat, rp_arena_sprintf(a,
+        rp_cli_offswitch_say(
+            caveat, rp_arena_sprintf(a,
                                      "Gemini CLI runs no hook, rampart's included, in the folders "
                                      "marked DO_NOT_TRUST in %s (%s): trust them, or run no "
                                      "agent there",
-                                     shown(a, tf_path), list.data));
+                                     rp_cli_offswitch_shown(a, tf_path), list.data));
     rp_buf_free(&list);
-}
-
-/* ---- Pi ---- */
-
-/* Pi reads its user extensions from $PI_CODING_AGENT_DIR/extensions when that is set. */
-static void pi(rp_arena *a, bool project, const char *hook_file, rp_buf *off)
-{
-    const char *dir = getenv("PI_CODING_AGENT_DIR");
-    if (project || !dir || !dir[0])
-        return;
-    const char *want = rp_arena_sprintf(a, "%s/extensions/", dir);
-    if (strncmp(hook_file, want, strlen(want)) != 0)
-        say(off, rp_arena_sprintf(a,
-                                  "PI_CODING_AGENT_DIR is %s, so Pi started from this environment "
-                                  "loads its extensions from %s, not %s: unset it, or "
-                                  "copy the extension there",
-                                  dir, want, shown(a, hook_file)));
 }
 
 void rp_cli_host_offswitch(const char *host, bool project, const char *hook_file,
@@ -346,10 +363,8 @@ void rp_cli_host_offswitch(const char *host, bool project, const char *hook_file
     else if (strcmp(host, "gemini") == 0)
         gemini(&a, project, hook_text, hook_len, off, caveat);
     else if (strcmp(host, "pi") == 0)
-        pi(&a, project, hook_file, off);
-    else if (strcmp(host, "opencode") == 0 && project &&
-             env_truthy("OPENCODE_DISABLE_PROJECT_CONFIG"))
-        say(off, "OPENCODE_DISABLE_PROJECT_CONFIG is set, so opencode started from this "
-                 "environment loads no plugin of the project's .opencode/: unset it");
+        rp_cli_offswitch_pi(project, hook_file, off);
+    else if (strcmp(host, "opencode") == 0)
+        rp_cli_offswitch_opencode(project, hook_file, off);
     rp_arena_free(&a);
 }

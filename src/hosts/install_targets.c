@@ -2,6 +2,7 @@
  * A.3, A.4, A.5). */
 #include "hosts/install_targets.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/json.h"
@@ -73,6 +74,18 @@ const rp_install_target *rp_install_target_find(const char *host)
     return NULL;
 }
 
+void rp_install_path(const rp_install_target *t, bool project, const char *base, rp_buf *out)
+{
+    const char *xdg = getenv("XDG_CONFIG_HOME");
+    static const char home_config[] = ".config/";
+    if (!project && xdg && xdg[0] == '/' && strcmp(t->host, "opencode") == 0 &&
+        strncmp(t->user_path, home_config, strlen(home_config)) == 0) {
+        rp_buf_printf(out, "%s/%s", xdg, t->user_path + strlen(home_config));
+    } else {
+        rp_buf_printf(out, "%s/%s", base, project ? t->project_path : t->user_path);
+    }
+}
+
 rp_splice_spec rp_install_spec(const rp_install_target *t, const char *command)
 {
     return (rp_splice_spec){
@@ -109,45 +122,69 @@ void rp_install_sh_quote(rp_buf *out, const char *s)
     rp_buf_putc(out, '\'');
 }
 
-/* Appends text[0..n) with every `token` replaced by `with`. */
-static void replace_all(rp_buf *out, const char *text, size_t n, const char *token,
-                        const char *with)
+/* The start of the RAMPART_COMMAND line in text[0..n) (at the start of a line), or NULL. */
+static const char *command_line(const char *text, size_t n)
 {
-    size_t tl = strlen(token);
-    size_t pos = 0;
-    while (pos < n) {
-        const char *hit = NULL;
-        for (size_t i = pos; i + tl <= n; i++) {
-            if (memcmp(text + i, token, tl) == 0) {
-                hit = text + i;
-                break;
-            }
+    size_t kl = strlen(RP_INSTALL_EXT_COMMAND);
+    for (size_t i = 0; i + kl <= n; i++) {
+        if ((i == 0 || text[i - 1] == '\n') && memcmp(text + i, RP_INSTALL_EXT_COMMAND, kl) == 0) {
+            return text + i;
         }
-        if (!hit) {
-            break;
-        }
-        rp_buf_append(out, text + pos, (size_t)(hit - text) - pos);
-        rp_buf_puts(out, with);
-        pos = (size_t)(hit - text) + tl;
     }
-    rp_buf_append(out, text + pos, n - pos);
+    return NULL;
 }
 
-void rp_install_extension_text(const rp_install_target *t, const char *bin, rp_buf *out)
+bool rp_install_extension_text(const rp_install_target *t, const char *const *argv, size_t argc,
+                               rp_buf *out)
 {
-    /* The path as the inside of a JavaScript string literal (JSON escaping is valid JS). */
-    rp_buf lit = {0};
-    rp_json_write_string(&lit, bin, strlen(bin));
-    char *inside = lit.data + 1;
-    lit.data[lit.len - 1] = '\0';
-
-    rp_buf step = {0};
-    replace_all(&step, t->extension, *t->extension_len, "__RAMPART_BIN__", inside);
-    rp_buf def = {0};
-    rp_buf_printf(&def, "process.env.RAMPART_BIN || \"%s\"", inside);
+    const char *text = t->extension;
+    size_t n = *t->extension_len;
+    const char *line = command_line(text, n);
+    if (!line) {
+        return false;
+    }
+    const char *eol = memchr(line, '\n', n - (size_t)(line - text));
+    eol = eol ? eol : text + n;
     rp_buf_printf(out, "%s\n", RP_INSTALL_EXT_MARKER);
-    replace_all(out, step.data, step.len, "process.env.RAMPART_BIN || \"rampart\"", def.data);
-    rp_buf_free(&def);
-    rp_buf_free(&step);
-    rp_buf_free(&lit);
+    rp_buf_append(out, text, (size_t)(line - text));
+    /* A JSON array of JSON strings is a JavaScript array literal of the same strings. */
+    rp_buf_puts(out, RP_INSTALL_EXT_COMMAND "[");
+    for (size_t i = 0; i < argc; i++) {
+        if (i > 0) {
+            rp_buf_puts(out, ", ");
+        }
+        rp_json_write_string(out, argv[i], strlen(argv[i]));
+    }
+    rp_buf_puts(out, "];");
+    rp_buf_append(out, eol, n - (size_t)(eol - text));
+    return true;
+}
+
+const char **rp_install_extension_command(rp_arena *a, const char *text, size_t n, size_t *argc)
+{
+    *argc = 0;
+    const char *line = command_line(text, n);
+    if (!line) {
+        return NULL;
+    }
+    const char *open = line + strlen(RP_INSTALL_EXT_COMMAND);
+    const char *eol = memchr(line, '\n', n - (size_t)(line - text));
+    const char *end = eol ? eol : text + n;
+    while (end > open && (end[-1] == ';' || end[-1] == ' ' || end[-1] == '\r')) {
+        end--;
+    }
+    rp_json_error err;
+    const rp_json *v = rp_json_parse(a, open, (size_t)(end - open), &err);
+    if (!rp_json_is_array(v) || v->len == 0) {
+        return NULL;
+    }
+    const char **words = rp_arena_calloc(a, (v->len + 1) * sizeof *words);
+    for (uint32_t i = 0; i < v->len; i++) {
+        words[i] = rp_json_str(&v->v.items[i]);
+        if (!words[i]) {
+            return NULL;
+        }
+    }
+    *argc = v->len;
+    return words;
 }

@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "core/arena.h"
 #include "hosts/settings_splice.h"
 
 /* Generated from integrations/pi/rampart.ts and integrations/opencode/rampart.ts. */
@@ -41,15 +42,28 @@ typedef struct rp_install_target {
 const rp_install_target *rp_install_targets(size_t *count);
 const rp_install_target *rp_install_target_find(const char *host); /* NULL if unknown */
 
+/* The file t's registration lives in: base (the current directory for a project install,
+ * $HOME else) joined with t's path; opencode's user file follows $XDG_CONFIG_HOME as opencode
+ * does (its config directory is $XDG_CONFIG_HOME/opencode when that is set). */
+void rp_install_path(const rp_install_target *t, bool project, const char *base, rp_buf *out);
+
 /* The splice spec of a settings host for handler `command`. */
 rp_splice_spec rp_install_spec(const rp_install_target *t, const char *command);
 
 /* Appends s to out, quoted for sh when it holds anything outside [A-Za-z0-9_./-]. */
 void rp_install_sh_quote(rp_buf *out, const char *s);
 
-/* The extension text for `bin`: the marker line, then the embedded text with the token
- * __RAMPART_BIN__ (inside a string literal) replaced by bin, and the default binary of
- * `process.env.RAMPART_BIN || "rampart"` replaced by bin too. */
-void rp_install_extension_text(const rp_install_target *t, const char *bin, rp_buf *out);
+/* The line of an extension file that names the command it runs: the binary, then its options
+ * (-c FILE), as a JavaScript array of strings. `rampart install` rewrites it; doctor reads it. */
+#define RP_INSTALL_EXT_COMMAND "const RAMPART_COMMAND = "
+
+/* The extension text that runs `argv[0] hook HOST argv[1..]`: the marker line, then the embedded
+ * text with its RAMPART_COMMAND line set to argv. False when the embedded text has no such line. */
+bool rp_install_extension_text(const rp_install_target *t, const char *const *argv, size_t argc,
+                               rp_buf *out);
+
+/* The command an installed extension text runs (its RAMPART_COMMAND line), allocated in a;
+ * NULL (and *argc 0) when the text has no such line or it is not an array of strings. */
+const char **rp_install_extension_command(rp_arena *a, const char *text, size_t n, size_t *argc);
 
 #endif

@@ -22,7 +22,15 @@ settings_path() {
     cursor) echo "$HOME/.cursor/hooks.json" ;;
     gemini) echo "$HOME/.gemini/settings.json" ;;
     pi) echo "$HOME/.pi/agent/extensions/rampart.ts" ;;
-    opencode) echo "$HOME/.config/opencode/plugin/rampart.ts" ;;
+    opencode) echo "$XDG_CONFIG_HOME/opencode/plugin/rampart.ts" ;; # opencode follows XDG
+    esac
+}
+
+# shown_path FILE: as doctor shows it, $HOME as ~.
+shown_path() {
+    case $1 in
+    "$HOME"/*) echo "~/${1#"$HOME"/}" ;;
+    *) echo "$1" ;;
     esac
 }
 
@@ -88,7 +96,7 @@ for host in claude-code codex cursor gemini; do
             grep -q '^codex: OFF: Codex will not run 6 of rampart.s 6 hook handlers (SessionStart first) in ~/.codex/hooks.json: not trusted, .*"Trust all and continue"' "$OUT"
     else
         expect_rc "$host: doctor" 0
-        line="$host: ok (hook in ~/${f#"$HOME"/} → $BIN, default config ok (6 policies))"
+        line="$host: ok (hook in $(shown_path "$f") → $BIN, default config ok (6 policies))"
         check "$host: doctor says ok" grep -qxF "$line" "$OUT"
     fi
 
@@ -188,7 +196,7 @@ run_rampart "$OUT" "$ERR" install gemini -c "$TMP/good.yaml"
 expect_rc "install -c with a config that loads" 0
 check "the hook names the config" grep -q "\"command\": \"$BIN hook gemini -c $TMP/good.yaml\"" "$HOME/.gemini/settings.json"
 run_rampart "$OUT" "$ERR" doctor
-check "doctor: config ok" grep -qxF "gemini: ok (hook in ~/.gemini/settings.json → $BIN, config ok (1 policy))" "$OUT"
+check "doctor: config ok" grep -qxF "gemini: ok (hook in ~/.gemini/settings.json → $BIN, config $TMP/good.yaml ok (1 policy))" "$OUT"
 printf 'policies:\n  loop:\n    type: function\n    handler: no_such_policy\n' >"$TMP/good.yaml"
 run_rampart "$OUT" "$ERR" doctor
 expect_rc "doctor with a config that no longer loads" 1
@@ -236,13 +244,13 @@ for host in pi opencode; do
     expect_rc "$host: install" 0
     check "$host: the extension starts with the marker" \
         grep -qxF '// installed by `rampart install`; `rampart uninstall` removes it.' <(head -1 "$f")
-    if grep -q 'process.env.RAMPART_BIN ||' "$ROOT/integrations/$host/rampart.ts" 2>/dev/null; then
-        check "$host: the extension runs this binary" grep -qF "process.env.RAMPART_BIN || \"$BIN\"" "$f"
-    fi
+    check "$host: the extension runs this binary, and nothing in the environment overrides it" \
+        grep -qxF "const RAMPART_COMMAND = [\"$BIN\"];" "$f"
+    check "$host: the extension reads no RAMPART_BIN" test "$(grep -c 'RAMPART_BIN' "$f")" = 0
     run_rampart "$OUT" "$ERR" install "$host"
     check "$host: install again says already installed" grep -q "^$host: already installed" "$OUT"
     run_rampart "$OUT" "$ERR" doctor
-    check "$host: doctor says ok" grep -qxF "$host: ok (extension ~/${f#"$HOME"/} → $BIN, default config ok (6 policies))" "$OUT"
+    check "$host: doctor says ok" grep -qxF "$host: ok (extension $(shown_path "$f") → $BIN, default config ok (6 policies))" "$OUT"
     run_rampart "$OUT" "$ERR" uninstall "$host"
     expect_rc "$host: uninstall" 0
     check "$host: uninstall deletes the extension" test ! -e "$f"
@@ -256,8 +264,55 @@ for host in pi opencode; do
     check "$host: the foreign file is intact" test "$(cat "$f")" = '// my own'
     rm -f "$f"
 done
-run_rampart "$OUT" "$ERR" install pi -c "$TMP/good.yaml"
-expect_rc "install pi -c is a usage error" 2
+# -c for Pi and opencode: the extension runs this binary with that config, as a settings host's
+# hook does; another -c replaces it; doctor reads the command back and checks what it names.
+printf 'policies:\n  loop:\n    type: function\n    handler: detect_loop\n' >"$TMP/ext.yaml"
+cp "$TMP/ext.yaml" "$TMP/ext2.yaml"
+for host in pi opencode; do
+    f=$(settings_path "$host")
+    run_rampart "$OUT" "$ERR" install "$host" -c "$TMP/ext.yaml"
+    expect_rc "$host: install -c" 0
+    check "$host: install -c says what the extension runs" grep -qF "(runs $BIN hook $host -c $TMP/ext.yaml)" "$OUT"
+    check "$host: the extension runs this binary with -c" \
+        grep -qxF "const RAMPART_COMMAND = [\"$BIN\", \"-c\", \"$TMP/ext.yaml\"];" "$f"
+    run_rampart "$OUT" "$ERR" doctor
+    check "$host: doctor reads the -c back" \
+        grep -qxF "$host: ok (extension $(shown_path "$f") → $BIN, config $TMP/ext.yaml ok (1 policy))" "$OUT"
+    run_rampart "$OUT" "$ERR" install "$host" -c "$TMP/ext2.yaml"
+    expect_rc "$host: install with another -c" 0
+    check "$host: another -c replaces the first" \
+        grep -qxF "const RAMPART_COMMAND = [\"$BIN\", \"-c\", \"$TMP/ext2.yaml\"];" "$f"
+    check "$host: only one command line" test "$(grep -c '^const RAMPART_COMMAND' "$f")" = 1
+    rm "$TMP/ext2.yaml"
+    run_rampart "$OUT" "$ERR" doctor
+    expect_rc "$host: doctor with the extension's config gone" 1
+    check "$host: doctor says the extension's config is missing" grep -qF \
+        "$host: BROKEN: the hook's config $TMP/ext2.yaml cannot be read (No such file or directory)" "$OUT"
+    cp "$TMP/ext.yaml" "$TMP/ext2.yaml"
+    echo 'this is not javascript (' >>"$f"
+    run_rampart "$OUT" "$ERR" doctor
+    check "$host: doctor says the extension differs from what install writes" grep -qF \
+        "$host: ok (extension $(shown_path "$f") → $BIN, config $TMP/ext2.yaml ok (1 policy)), but $(shown_path "$f") differs from what this rampart installs (edited, or from another version; the host may not load it): run \`rampart install $host\` to rewrite it" "$OUT"
+    sed -i "s|^const RAMPART_COMMAND = .*|const RAMPART_COMMAND = [\"$TMP/no-rampart\"];|" "$f"
+    run_rampart "$OUT" "$ERR" doctor
+    check "$host: doctor says the extension's binary is missing" grep -qF \
+        "$host: BROKEN: the hook runs $TMP/no-rampart, which does not exist" "$OUT"
+    run_rampart "$OUT" "$ERR" uninstall "$host"
+    expect_rc "$host: uninstall after install -c" 0
+    check "$host: uninstall deletes the extension installed with -c" test ! -e "$f"
+done
+run_rampart "$OUT" "$ERR" install pi -c "$TMP/no-such.yaml"
+expect_rc "install pi -c with a missing config" 1
+check "install pi -c with a missing config writes nothing" test ! -e "$(settings_path pi)"
+
+# opencode reads $XDG_CONFIG_HOME/opencode when that is set (as above), else ~/.config/opencode.
+env -u XDG_CONFIG_HOME "$BIN" install opencode -c "$TMP/ext.yaml" >"$OUT" 2>"$ERR"
+check "opencode: without XDG_CONFIG_HOME the plugin goes to ~/.config/opencode" \
+    test -f "$HOME/.config/opencode/plugin/rampart.ts"
+env -u XDG_CONFIG_HOME "$BIN" doctor >"$OUT" 2>"$ERR"
+check "opencode: doctor finds it there" grep -q '^opencode: ok (extension ~/.config/opencode/plugin/rampart.ts → ' "$OUT"
+env -u XDG_CONFIG_HOME "$BIN" uninstall opencode >/dev/null 2>&1
+check "opencode: and uninstall removes it" test ! -e "$HOME/.config/opencode/plugin/rampart.ts"
 
 # ---- rampart init: the starter config (issue 15, point 10) ----
 CFG=$XDG_CONFIG_HOME/rampart/config.yaml
@@ -317,6 +372,9 @@ printf '{"disableAllHooks": true}\n' >"$TMP/cproj/.claude/settings.local.json"
 (cd "$TMP/cproj" && "$BIN" doctor >"$OUT" 2>"$ERR")
 check "claude-code: doctor finds disableAllHooks in the project's local settings" grep -qF \
     "claude-code: OFF: disableAllHooks is true in $TMP/cproj/.claude/settings.local.json" "$OUT"
+CLAUDE_CODE_SIMPLE=1 "$BIN" doctor >"$OUT" 2>"$ERR"
+check "claude-code: doctor says CLAUDE_CODE_SIMPLE (claude --bare) runs no hook" grep -qF \
+    "claude-code: OFF: CLAUDE_CODE_SIMPLE is set (what \`claude --bare\` sets), so Claude Code started from this environment runs no hook: unset it" "$OUT"
 "$BIN" uninstall claude-code >/dev/null 2>&1
 
 # Codex: trust, as Codex keeps it in ~/.codex/config.toml (the hash is Codex's; the unit test
@@ -357,6 +415,11 @@ printf '\n[features]\nhooks = false\n' >>"$HOME/.codex/config.toml"
 run_rampart "$OUT" "$ERR" doctor
 check "codex: doctor says [features] hooks = false turns every hook off" grep -qF \
     'codex: OFF: [features] hooks = false in ~/.codex/config.toml, so Codex runs no hook: remove it' "$OUT"
+CODEX_HOME=$TMP/codex-elsewhere "$BIN" doctor >"$OUT" 2>"$ERR"
+check "codex: doctor says CODEX_HOME points Codex elsewhere" grep -qF \
+    "codex: OFF: CODEX_HOME is $TMP/codex-elsewhere, so Codex started from this environment reads $TMP/codex-elsewhere/hooks.json, not ~/.codex/hooks.json: unset it, or start Codex without it" "$OUT"
+CODEX_HOME=$HOME/.codex "$BIN" doctor >"$OUT" 2>"$ERR"
+check "codex: CODEX_HOME=~/.codex is no off-switch" grep -q '^codex: OFF: \[features\] hooks = false' "$OUT"
 "$BIN" uninstall codex >/dev/null 2>&1
 rm -f "$HOME/.codex/config.toml"
 
@@ -394,7 +457,68 @@ rm -f "$HOME/.gemini/trustedFolders.json"
 PI_CODING_AGENT_DIR=$TMP/pi-elsewhere "$BIN" doctor >"$OUT" 2>"$ERR"
 check "pi: doctor says PI_CODING_AGENT_DIR points Pi elsewhere" grep -qF \
     "pi: OFF: PI_CODING_AGENT_DIR is $TMP/pi-elsewhere, so Pi started from this environment loads its extensions from $TMP/pi-elsewhere/extensions/, not ~/.pi/agent/extensions/rampart.ts" "$OUT"
+# Pi's settings.json can switch an auto-discovered extension off ("!glob", "-path"; what its
+# /settings toggle writes), and "+path" brings it back.
+PI=$HOME/.pi/agent
+for entry in '!rampart.ts' '!extensions/*.ts' '-extensions/rampart.ts'; do
+    printf '{"extensions": ["%s"]}\n' "$entry" >"$PI/settings.json"
+    run_rampart "$OUT" "$ERR" doctor
+    expect_rc "pi: doctor with $entry in settings.json" 1
+    check "pi: doctor says $entry switches the extension off" grep -qF \
+        "pi: OFF: \"$entry\" in the \"extensions\" of ~/.pi/agent/settings.json switches rampart's extension off, so Pi does not load it: remove that entry (or enable rampart.ts in \`pi config\`)" "$OUT"
+done
+printf '{"extensions": ["!*.ts", "+extensions/rampart.ts", "!other.ts"]}\n' >"$PI/settings.json"
+run_rampart "$OUT" "$ERR" doctor
+check "pi: a +path brings it back" grep -q '^pi: ok (' "$OUT"
+rm "$PI/settings.json"
+# An index.ts in the extensions directory makes Pi load only that.
+echo 'export default function () {}' >"$PI/extensions/index.ts"
+run_rampart "$OUT" "$ERR" doctor
+check "pi: doctor says an index.ts hides rampart.ts" grep -qF \
+    "pi: OFF: ~/.pi/agent/extensions/index.ts exists, so Pi loads only that from ~/.pi/agent/extensions and not rampart.ts: move it into a subdirectory" "$OUT"
+rm "$PI/extensions/index.ts"
+printf '# mine\n*.ts\n' >"$PI/extensions/.ignore"
+run_rampart "$OUT" "$ERR" doctor
+check "pi: doctor says an ignore file hides rampart.ts" grep -qF \
+    "pi: OFF: \"*.ts\" in ~/.pi/agent/extensions/.ignore makes Pi skip rampart.ts: remove that line" "$OUT"
+printf '*.ts\n!rampart.ts\n' >"$PI/extensions/.ignore"
+run_rampart "$OUT" "$ERR" doctor
+check "pi: an ignore file that re-includes rampart.ts is fine" grep -q '^pi: ok (' "$OUT"
+rm "$PI/extensions/.ignore"
 "$BIN" uninstall pi >/dev/null 2>&1
+# opencode: OPENCODE_PURE loads no external plugin; a plugin that fails to load is only in
+# opencode's log (its exact line, as opencode 1.18 writes it).
+OPENCODE_PURE=true "$BIN" install opencode >"$OUT" 2>"$ERR"
+check "opencode: install warns when OPENCODE_PURE is set" grep -qF \
+    "warning: opencode: the hook is installed but will not run: OPENCODE_PURE is set" "$ERR"
+OPENCODE_PURE=true "$BIN" install opencode >"$OUT" 2>"$ERR"
+check "opencode: install again warns too" grep -qF \
+    "warning: opencode: the hook is installed but will not run: OPENCODE_PURE is set" "$ERR"
+OC=$XDG_CONFIG_HOME/opencode/plugin/rampart.ts
+OPENCODE_PURE=1 "$BIN" doctor >"$OUT" 2>"$ERR"
+check "opencode: doctor says OPENCODE_PURE turns plugins off" grep -qF \
+    "opencode: OFF: OPENCODE_PURE is set, so opencode started from this environment loads no external plugin, rampart's included: unset it" "$OUT"
+OPENCODE_PURE=0 "$BIN" doctor >"$OUT" 2>"$ERR"
+check "opencode: OPENCODE_PURE=0 is off" grep -q '^opencode: ok (' "$OUT"
+LOGD=$HOME/.local/share/opencode/log
+mkdir -p "$LOGD"
+printf 'timestamp=2026-12-03T13:00:00.000Z level=INFO message="loading plugin" path=file://%s\n' "$OC" >"$LOGD/old.log"
+printf 'timestamp=2026-12-03T13:15:54.925Z level=ERROR run=a785f349 message="failed to load plugin" path=file://%s error="boom"\n' "$OC" >"$LOGD/opencode.log"
+touch -d '2 minutes ago' "$OC" "$LOGD/old.log"
+run_rampart "$OUT" "$ERR" doctor
+expect_rc "opencode: doctor when the log says the plugin failed to load" 1
+check "opencode: doctor quotes the log line and says what to do" grep -qF \
+    "opencode: OFF: opencode's newest log ~/.local/share/opencode/log/opencode.log says rampart's plugin failed to load, so that session ran unguarded (timestamp=2026-12-03T13:15:54.925Z level=ERROR run=a785f349 message=\"failed to load plugin\" path=file://$OC error=\"boom\"): fix what the error says, run \`rampart install opencode\` again and restart opencode" "$OUT"
+touch -d '2 minutes ago' "$LOGD/opencode.log"
+touch "$OC"
+run_rampart "$OUT" "$ERR" doctor
+check "opencode: a failure logged before the plugin file was replaced is not reported" grep -q '^opencode: ok (' "$OUT"
+touch "$LOGD/old.log"
+touch -d '1 minute ago' "$OC"
+run_rampart "$OUT" "$ERR" doctor
+check "opencode: only the newest log counts" grep -q '^opencode: ok (' "$OUT"
+rm -rf "$LOGD"
+"$BIN" uninstall opencode >/dev/null 2>&1
 
 # ---- usage errors ----
 run_rampart "$OUT" "$ERR" install

@@ -532,14 +532,36 @@ static void test_sh_quote_and_extension(void **state)
     assert_string_equal(b.data, "'/a/$HOME/rampart'");
     rp_buf_reset(&b);
 
-    const rp_install_target *pi = rp_install_target_find("pi");
-    rp_install_extension_text(pi, "/opt/r \"x\"/rampart", &b);
-    assert_memory_equal(b.data, RP_INSTALL_EXT_MARKER "\n", strlen(RP_INSTALL_EXT_MARKER) + 1);
-    if (strstr(rp_extension_pi, "process.env.RAMPART_BIN || \"rampart\"")) {
-        assert_non_null(strstr(b.data, "process.env.RAMPART_BIN || \"/opt/r \\\"x\\\"/rampart\""));
+    /* Both extensions run the command install gives them (the binary and -c), read back as
+     * written; nothing else in the file changes, and no environment variable overrides it. */
+    const char *argv[] = {"/opt/r \"x\"/rampart", "-c", "/etc/r\\c.yaml"};
+    for (int h = 0; h < 2; h++) {
+        const rp_install_target *t = rp_install_target_find(h ? "opencode" : "pi");
+        rp_buf_reset(&b);
+        assert_true(rp_install_extension_text(t, argv, 3, &b));
+        assert_memory_equal(b.data, RP_INSTALL_EXT_MARKER "\n", strlen(RP_INSTALL_EXT_MARKER) + 1);
+        assert_non_null(strstr(b.data, "\nconst RAMPART_COMMAND = [\"/opt/r \\\"x\\\"/rampart\", "
+                                       "\"-c\", \"/etc/r\\\\c.yaml\"];\n"));
+        assert_null(strstr(b.data, "RAMPART_BIN"));
+        assert_int_equal(b.len, strlen(RP_INSTALL_EXT_MARKER) + 1 + *t->extension_len -
+                                    strlen("[\"rampart\"]") +
+                                    strlen("[\"/opt/r \\\"x\\\"/rampart\", "
+                                           "\"-c\", \"/etc/r\\\\c.yaml\"]"));
+        rp_arena a = {0};
+        rp_arena_init(&a, 1024);
+        size_t n;
+        const char **got = rp_install_extension_command(&a, b.data, b.len, &n);
+        assert_int_equal(n, 3);
+        for (size_t i = 0; i < 3; i++) {
+            assert_string_equal(got[i], argv[i]);
+        }
+        /* The file as it is in the repository runs `rampart` from PATH. */
+        got = rp_install_extension_command(&a, t->extension, *t->extension_len, &n);
+        assert_int_equal(n, 1);
+        assert_string_equal(got[0], "rampart");
+        assert_null(rp_install_extension_command(&a, "const X = 1;\n", 13, &n));
+        rp_arena_free(&a);
     }
-    assert_null(strstr(b.data, "__RAMPART_BIN__"));
-    assert_int_equal(b.len, strlen(b.data));
     rp_buf_free(&b);
     assert_null(rp_install_target_find("vscode"));
 }

@@ -9,8 +9,8 @@
 //   rejects the calls it would ask about.
 // * MCP servers under `mcp` ({type: "local", command: [...], environment}); opencode names their
 //   tools `<server>_<tool>` (github_create_pull_request).
-// * the plugin (`rampart install opencode`) takes no -c: rampart reads the user config
-//   ($XDG_CONFIG_HOME/rampart/config.yaml), where config.yaml is copied first.
+// * the plugin is `rampart install opencode -c config.yaml`: the plugin file runs that binary
+//   with that config, like every other host's hook command.
 // * opencode logs a plugin that fails to load in its log file and goes on without it: the only
 //   trace of that off-switch, checked here.
 // * on its first start in a HOME, opencode npm-installs @opencode-ai/plugin into every config
@@ -20,7 +20,7 @@
 //   then finds it in place and fetches nothing (its registry is pointed at a closed port to be
 //   sure). If that install fails, opencode is left to do it and the run is slower.
 import { spawnSync } from "node:child_process";
-import { copyFileSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { cacheDir, pins } from "../install.mjs";
 import { checkPlan, checkSpend, plan } from "../lib.mjs";
@@ -52,15 +52,12 @@ export async function run(ctx) {
                 OPENCODE_DISABLE_LSP_DOWNLOAD: "1", OPENCODE_DISABLE_SHARE: "1", OPENCODE_DISABLE_PRUNE: "1" };
   const mcpLog = join(root, "mcp.log");
   const ocdir = join(env.XDG_CONFIG_HOME, "opencode");
-  const rpdir = join(env.XDG_CONFIG_HOME, "rampart");
   mkdirSync(ocdir, { recursive: true });
-  mkdirSync(rpdir, { recursive: true });
   const deps = pluginDeps(ctx);
   if (deps) {
     for (const f of ["package.json", "package-lock.json", "node_modules"]) cpSync(join(deps, f), join(ocdir, f), { recursive: true });
     env.NPM_CONFIG_REGISTRY = "http://127.0.0.1:9/";
   }
-  copyFileSync(ctx.config, join(rpdir, "config.yaml"));
   writeFileSync(join(ocdir, "opencode.json"), JSON.stringify({
     $schema: "https://opencode.ai/config.json",
     autoupdate: false,
@@ -73,9 +70,9 @@ export async function run(ctx) {
                      enabled: true } },
   }, null, 2) + "\n");
 
-  const inst = ctx.rampartCli(env, ["install", host]);
+  const inst = ctx.rampartCli(env, ["install", host, "-c", ctx.config]);
   const doc = ctx.rampartCli(env, ["doctor"]);
-  ctx.check("rampart install opencode (config.yaml as the user config); doctor ok",
+  ctx.check("rampart install opencode -c config.yaml; doctor ok",
     inst.code === 0 && doc.code === 0 && /^opencode: ok \(/m.test(doc.stdout),
     `install: ${inst.code} ${inst.stdout}${inst.stderr}\ndoctor: ${doc.code} ${doc.stdout}${doc.stderr}`);
 

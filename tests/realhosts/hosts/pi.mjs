@@ -4,12 +4,12 @@
 // How Pi 0.73 runs here, offline:
 // * a custom provider in ~/.pi/agent/models.json (api "openai-completions", baseUrl, a fake
 //   key), chosen with --provider/--model; PI_OFFLINE=1 skips the update check and telemetry.
-// * the extension (`rampart install pi`, ~/.pi/agent/extensions/rampart.ts) takes no -c:
-//   rampart reads the user config ($XDG_CONFIG_HOME/rampart/config.yaml), where config.yaml
-//   is copied first. In -p mode Pi has no UI, so the extension blocks what rampart asks about.
+// * the extension is `rampart install pi -c config.yaml` (~/.pi/agent/extensions/rampart.ts runs
+//   that binary with that config). In -p mode Pi has no UI, so the extension blocks what
+//   rampart asks about.
 // * Pi has no MCP ("No MCP." in its README): the MCP check is not applicable and is reported
 //   as skipped, with that reason.
-import { copyFileSync, mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { checkPlan, checkSpend, plan } from "../lib.mjs";
 import { checkPriced } from "../priced.mjs";
@@ -23,18 +23,15 @@ export async function run(ctx) {
   const { project, home, env: base } = ctx.newHome();
   const env = { ...base, PI_OFFLINE: "1", PI_SKIP_VERSION_CHECK: "1", PI_TELEMETRY: "0" };
   const agentDir = join(home, ".pi", "agent");
-  const rpdir = join(env.XDG_CONFIG_HOME, "rampart");
   mkdirSync(agentDir, { recursive: true });
-  mkdirSync(rpdir, { recursive: true });
-  copyFileSync(ctx.config, join(rpdir, "config.yaml"));
   writeFileSync(join(agentDir, "models.json"), JSON.stringify({ providers: { fake: {
     baseUrl: `${ctx.server.url}/v1`, api: "openai-completions", apiKey: "sk-fake-realhosts",
     compat: { supportsDeveloperRole: false, supportsReasoningEffort: false },
     models: [{ id: MODEL }] } } }, null, 2) + "\n");
 
-  const inst = ctx.rampartCli(env, ["install", host]);
+  const inst = ctx.rampartCli(env, ["install", host, "-c", ctx.config]);
   const doc = ctx.rampartCli(env, ["doctor"]);
-  ctx.check("rampart install pi (config.yaml as the user config); doctor ok",
+  ctx.check("rampart install pi -c config.yaml; doctor ok",
     inst.code === 0 && doc.code === 0 && /^pi: ok \(/m.test(doc.stdout),
     `install: ${inst.code} ${inst.stdout}${inst.stderr}\ndoctor: ${doc.code} ${doc.stdout}${doc.stderr}`);
 
