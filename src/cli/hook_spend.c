@@ -105,6 +105,22 @@ static int message_record(const rp_transcript_message *m, const rp_pricing *pric
     return 0;
 }
 
+/* The format's reader over chunk: which messages are complete, how far the chunk is read for
+ * good, the session's model. `model` is the one remembered from earlier reads ("" for none), for
+ * a format whose usage lines do not name their model. Only at the end of the file can the end of
+ * the turn complete the last message. */
+static void parse_chunk(rp_arena *a, const rp_transcript_source *src, const char *model,
+                        const char *chunk, size_t len, bool at_eof, rp_transcript_chunk *out)
+{
+    (void)model; /* Claude Code names the model on every assistant line */
+    switch (src->format) {
+    case RP_TRANSCRIPT_CLAUDE:
+    default:
+        rp_transcript_parse(a, chunk, len, src->final && at_eof, src->tool_use_id, out);
+        break;
+    }
+}
+
 /* Records the parsed messages, the new offset and the model in one transaction. */
 static int record_chunk(rp_store *store, const rp_pricing *pricing, const rp_transcript_source *src,
                         const rp_transcript_chunk *c, int64_t new_offset,
@@ -196,8 +212,7 @@ int rp_hook_record_transcript(rp_store *store, const rp_pricing *pricing,
         return rc > 0 ? 0 : rc;
     }
     rp_transcript_chunk chunk;
-    /* Only at the end of the file can the end of the turn complete the last message. */
-    rp_transcript_parse(&a, data, len, src->final && at_eof, src->tool_use_id, &chunk);
+    parse_chunk(&a, src, stats->model, data, len, at_eof, &chunk);
     stats->skipped_lines = chunk.malformed + chunk.oversized;
     char model[sizeof stats->model];
     snprintf(model, sizeof model, "%s", chunk.model ? chunk.model : stats->model);

@@ -28,13 +28,20 @@ typedef struct rp_transcript_stats {
     char model[160];
 } rp_transcript_stats;
 
+/* The format of a transcript: which reader turns its lines into messages. The offset, the ledger
+ * rows and the remembered model are the same for every format. */
+typedef enum rp_transcript_format {
+    RP_TRANSCRIPT_CLAUDE = 0, /* Claude Code's session transcript (src/hosts/transcript.h) */
+} rp_transcript_format;
+
 /* What to read, for whom. */
 typedef struct rp_transcript_source {
     const char *session_id; /* required */
     /* Link the session when given (may be NULL), as `rampart usage record` would. */
     const char *user, *parent_session_id, *root_session_id;
     const char *path; /* NULL or "": nothing to read */
-    bool final;       /* the turn is over (Stop, SubagentStop, SessionEnd, a new prompt) */
+    rp_transcript_format format;
+    bool final; /* the turn is over (Stop, SubagentStop, SessionEnd, a new prompt) */
     /* The tool_use the host is acting on (PreToolUse/PostToolUse), or NULL: the message that
      * requested it is complete. */
     const char *tool_use_id;
