@@ -262,18 +262,20 @@ static void read_subagent_transcript(hook_run *r, const rp_pricing *pricing)
         read_transcript(r, pricing, &src, NULL);
 }
 
-/* Claude Code puts no cost and no model in hook input: before the policies run, the new part of
- * the session transcript goes into the ledger, on every event that can act on spend, and the
- * session's current model (of its last assistant message) becomes context.model when the
- * payload named none, so that expensive_models judges the model really in use. (Codex's rollout
- * files have another format, which src/hosts/transcript.c does not read; its transcript_path is
- * ignored.) A problem there is logged, never fatal: the decision must not wait on the
- * transcript, and spend that cannot be read cannot be invented either. */
+/* Claude Code and Codex put no cost in hook input (and Claude Code no model): before the
+ * policies run, the new part of the session transcript (Codex: its rollout file) goes into the
+ * ledger, on every event that can act on spend, and the session's current model (of its last
+ * assistant message, or Codex turn) becomes context.model when the payload named none, so that
+ * expensive_models judges the model really in use. A problem there is logged, never fatal: the
+ * decision must not wait on the transcript, and spend that cannot be read cannot be invented
+ * either. */
 static void record_transcript(hook_run *r)
 {
     rp_hook_call *call = &r->call;
+    bool codex = strcmp(r->o.host->name, "codex") == 0;
     if (r->store == NULL || call->transcript_path == NULL || call->transcript_path[0] == '\0' ||
-        strcmp(r->o.host->name, "claude-code") != 0 || call->phase == RP_HOOK_SESSION_START)
+        (strcmp(r->o.host->name, "claude-code") != 0 && !codex) ||
+        call->phase == RP_HOOK_SESSION_START)
         return;
     char err[512] = "";
     rp_pricing *pricing = rp_pricing_build(&r->arena, r->cfg->pricing, err, sizeof err);
@@ -289,6 +291,7 @@ static void record_transcript(hook_run *r)
         .parent_session_id = rp_json_get_str(ctx, "parent_session_id"),
         .root_session_id = rp_json_get_str(ctx, "root_session_id"),
         .path = call->transcript_path,
+        .format = codex ? RP_TRANSCRIPT_CODEX : RP_TRANSCRIPT_CLAUDE,
         /* A new prompt, too, comes only after the previous answer was complete. */
         .final = call->phase == RP_HOOK_STOP || call->phase == RP_HOOK_SESSION_END ||
                  call->phase == RP_HOOK_PROMPT,
@@ -296,7 +299,8 @@ static void record_transcript(hook_run *r)
     };
     rp_transcript_stats stats;
     read_transcript(r, pricing, &src, &stats);
-    read_subagent_transcript(r, pricing);
+    if (!codex)
+        read_subagent_transcript(r, pricing);
     const char *model = rp_json_get_str(ctx, "model");
     if (rp_json_is_object(ctx) && stats.model[0] != '\0' && (model == NULL || model[0] == '\0'))
         rp_json_object_set(&r->arena, ctx, "model",

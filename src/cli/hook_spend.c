@@ -1,4 +1,5 @@
-/* hook_spend.c — the I/O around src/hosts/transcript.c: read the transcript's new bytes, record
+/* hook_spend.c — the I/O around the transcript readers (src/hosts/transcript.c, Claude Code;
+ * src/hosts/codex_rollout.c, Codex): read the transcript's new bytes, record
  * its messages in the ledger, remember how far it was read (hook_spend.h).
  *
  * The offset is read before the transaction and written inside it, with the rows. Two hooks of
@@ -17,6 +18,7 @@
 #include "core/arena.h"
 #include "core/clock.h"
 #include "engine/usage.h"
+#include "hosts/codex_rollout.h"
 #include "hosts/transcript.h"
 
 /* The transcript's bytes from *offset (reset to 0 when the file is now shorter), at most
@@ -112,10 +114,13 @@ static int message_record(const rp_transcript_message *m, const rp_pricing *pric
 static void parse_chunk(rp_arena *a, const rp_transcript_source *src, const char *model,
                         const char *chunk, size_t len, bool at_eof, rp_transcript_chunk *out)
 {
-    (void)model; /* Claude Code names the model on every assistant line */
     switch (src->format) {
+    case RP_TRANSCRIPT_CODEX:
+        rp_codex_rollout_parse(a, chunk, len, model, out);
+        break;
     case RP_TRANSCRIPT_CLAUDE:
     default:
+        /* Claude Code names the model on every assistant line. */
         rp_transcript_parse(a, chunk, len, src->final && at_eof, src->tool_use_id, out);
         break;
     }

@@ -1,10 +1,12 @@
-/* hook_spend.h — Claude Code spend: the new part of a session transcript into the ledger.
+/* hook_spend.h — Claude Code and Codex spend: the new part of a session transcript into the
+ * ledger.
  *
- * Claude Code's hooks carry no cost. `rampart hook claude-code` calls this on every event that
- * can act on spend (pre-tool, prompt submit, post-tool, stop, sub-agent stop, session end),
- * before evaluating, so the budget policies see every message written so far in the same call.
+ * Claude Code's and Codex's hooks carry no cost. `rampart hook claude-code` calls this on every
+ * event that can act on spend (pre-tool, prompt submit, post-tool, stop, sub-agent stop, session
+ * end), `rampart hook codex` on the same events with the session's rollout file, before
+ * evaluating, so the budget policies see every message written so far in the same call.
  * The transcript is read from the offset remembered for (session, path) to its end; the
- * parsing rules are in src/hosts/transcript.h. */
+ * parsing rules are in src/hosts/transcript.h and src/hosts/codex_rollout.h. */
 #ifndef RAMPART_CLI_HOOK_SPEND_H
 #define RAMPART_CLI_HOOK_SPEND_H
 
@@ -32,6 +34,7 @@ typedef struct rp_transcript_stats {
  * rows and the remembered model are the same for every format. */
 typedef enum rp_transcript_format {
     RP_TRANSCRIPT_CLAUDE = 0, /* Claude Code's session transcript (src/hosts/transcript.h) */
+    RP_TRANSCRIPT_CODEX,      /* a Codex rollout file (src/hosts/codex_rollout.h) */
 } rp_transcript_format;
 
 /* What to read, for whom. */
@@ -41,6 +44,7 @@ typedef struct rp_transcript_source {
     const char *user, *parent_session_id, *root_session_id;
     const char *path; /* NULL or "": nothing to read */
     rp_transcript_format format;
+    /* Claude only (a Codex rollout line is written whole, so each one is final): */
     bool final; /* the turn is over (Stop, SubagentStop, SessionEnd, a new prompt) */
     /* The tool_use the host is acting on (PreToolUse/PostToolUse), or NULL: the message that
      * requested it is complete. */
