@@ -99,6 +99,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     size_t cut = len ? data[0] % (len + 1) : 0;
     rp_transcript_parse(&arena, text, cut, false, NULL, &first);
     check(first.consumed <= cut, "transcript consumed past the cut");
+    rp_transcript_chunk gem;
+    rp_transcript_parse_gemini(&arena, text, len, &gem);
+    check(gem.consumed <= len, "chat recording consumed past the end");
+    check(gem.n_messages <= gem.lines, "more responses than lines");
     rp_arena_free(&arena);
     return 0;
 }

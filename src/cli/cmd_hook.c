@@ -29,7 +29,6 @@
 #include "engine/pricing.h"
 #include "engine/session.h"
 #include "hosts/host.h"
-#include "hosts/transcript.h"
 
 static const char hook_usage[] =
     "usage: rampart hook HOST [-c FILE]... [--state-dir DIR]\n"
@@ -228,83 +227,12 @@ static bool hook_trusted(void *self, const char *dir)
     return r->store ? rp_store_is_trusted(r->store, dir) : rp_cli_probe_trusted(&r->probe, dir);
 }
 
-/* Reads src into the ledger; a problem is logged, never fatal. */
-static void read_transcript(hook_run *r, const rp_pricing *pricing, const rp_transcript_source *src,
-                            rp_transcript_stats *stats)
-{
-    char err[512] = "";
-    if (rp_hook_record_transcript(r->store, pricing, src, stats, err, sizeof err) != 0)
-        fprintf(stderr, "rampart hook: spend from %s not recorded: %s\n", src->path, err);
-}
-
-/* An Agent (Task) call returned: its sub-agent is done, and its last message, which Claude Code
- * may write only after SubagentStop ran, is read now from the sub-agent's transcript (the one
- * its SubagentStop named, else where Claude Code puts it) under the sub-agent's session. */
-static void read_subagent_transcript(hook_run *r, const rp_pricing *pricing)
-{
-    const rp_hook_call *call = &r->call;
-    const char *agent_id = rp_json_get_str(rp_json_get(r->payload, "tool_response"), "agentId");
-    if (call->phase != RP_HOOK_POST_TOOL || agent_id == NULL || call->tool_name == NULL ||
-        (strcmp(call->tool_name, "Agent") != 0 && strcmp(call->tool_name, "Task") != 0))
-        return;
-    rp_transcript_source src = {
-        .session_id = rp_arena_sprintf(&r->arena, "%s/agent/%s", call->session_id, agent_id),
-        .parent_session_id = call->session_id,
-        .root_session_id = call->session_id,
-        .final = true,
-    };
-    rp_transcript_mark mark;
-    if (rp_store_get_transcript(r->store, src.session_id, NULL, &r->arena, &mark) == 0)
-        src.path = mark.path;
-    else
-        src.path = rp_transcript_agent_path(&r->arena, call->transcript_path, agent_id);
-    if (src.path != NULL)
-        read_transcript(r, pricing, &src, NULL);
-}
-
-/* Claude Code and Codex put no cost in hook input (and Claude Code no model): before the
- * policies run, the new part of the session transcript (Codex: its rollout file) goes into the
- * ledger, on every event that can act on spend, and the session's current model (of its last
- * assistant message, or Codex turn) becomes context.model when the payload named none, so that
- * expensive_models judges the model really in use. A problem there is logged, never fatal: the
- * decision must not wait on the transcript, and spend that cannot be read cannot be invented
- * either. */
+/* Spend the host reports only in its transcript, into the ledger before the policies run
+ * (src/cli/hook_spend.h). */
 static void record_transcript(hook_run *r)
 {
-    rp_hook_call *call = &r->call;
-    bool codex = strcmp(r->o.host->name, "codex") == 0;
-    if (r->store == NULL || call->transcript_path == NULL || call->transcript_path[0] == '\0' ||
-        (strcmp(r->o.host->name, "claude-code") != 0 && !codex) ||
-        call->phase == RP_HOOK_SESSION_START)
-        return;
-    char err[512] = "";
-    rp_pricing *pricing = rp_pricing_build(&r->arena, r->cfg->pricing, err, sizeof err);
-    if (pricing == NULL) {
-        fprintf(stderr, "rampart hook: the price table cannot be built: %s\n", err);
-        return;
-    }
-    rp_json *ctx = (rp_json *)rp_json_get(&call->event, "context");
-    bool tool = call->phase == RP_HOOK_PRE_TOOL || call->phase == RP_HOOK_POST_TOOL;
-    rp_transcript_source src = {
-        .session_id = call->session_id,
-        .user = rp_json_get_str(ctx, "user"),
-        .parent_session_id = rp_json_get_str(ctx, "parent_session_id"),
-        .root_session_id = rp_json_get_str(ctx, "root_session_id"),
-        .path = call->transcript_path,
-        .format = codex ? RP_TRANSCRIPT_CODEX : RP_TRANSCRIPT_CLAUDE,
-        /* A new prompt, too, comes only after the previous answer was complete. */
-        .final = call->phase == RP_HOOK_STOP || call->phase == RP_HOOK_SESSION_END ||
-                 call->phase == RP_HOOK_PROMPT,
-        .tool_use_id = tool ? rp_json_get_str(ctx, "tool_use_id") : NULL,
-    };
-    rp_transcript_stats stats;
-    read_transcript(r, pricing, &src, &stats);
-    if (!codex)
-        read_subagent_transcript(r, pricing);
-    const char *model = rp_json_get_str(ctx, "model");
-    if (rp_json_is_object(ctx) && stats.model[0] != '\0' && (model == NULL || model[0] == '\0'))
-        rp_json_object_set(&r->arena, ctx, "model",
-                           rp_json_make_string_ref(rp_arena_strdup(&r->arena, stats.model)));
+    rp_hook_spend_before_eval(r->store, r->cfg->pricing, r->o.host->name, r->payload, &r->call,
+                              &r->arena);
 }
 
 /* The reason of a prompt ASK on a host that can only block, with how to approve it: the

@@ -1,10 +1,13 @@
-/* hook_spend.c — the I/O around the transcript readers (src/hosts/transcript.c, Claude Code;
- * src/hosts/codex_rollout.c, Codex): read the transcript's new bytes, record
+/* hook_spend.c — the I/O around the transcript readers (src/hosts/transcript.c, Claude Code and
+ * Gemini; src/hosts/codex_rollout.c, Codex): read the transcript's new bytes, record
  * its messages in the ledger, remember how far it was read (hook_spend.h).
  *
  * The offset is read before the transaction and written inside it, with the rows. Two hooks of
  * one session running at once may then read the same bytes: the ledger's per-session dedupe on
  * the message id keeps that exact, and the later commit's offset is no less complete. */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE /* memmem */
+#endif
 #include "cli/hook_spend.h"
 
 #include <errno.h>
@@ -13,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "core/arena.h"
@@ -86,6 +90,56 @@ static int read_new_bytes(const char *path, int64_t *offset, char **data, size_t
     return 0;
 }
 
+#define WAIT_STEP_MS  10
+#define CONSUMED_TAIL 65536 /* how far back a tool_use already read is looked for */
+
+static int64_t monotonic_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* What a wait is for: the line of a tool_use (needle, its quoted id), else the end of the
+ * agent's turn (an assistant message with a final stop_reason). */
+static bool arrived(const char *data, size_t len, const char *needle)
+{
+    if (data == NULL) {
+        return false;
+    }
+    if (needle != NULL) {
+        return memmem(data, len, needle, strlen(needle)) != NULL;
+    }
+    rp_arena scratch = {0};
+    rp_transcript_chunk c;
+    rp_transcript_parse(&scratch, data, len, true, NULL, &c);
+    bool ended = c.ended;
+    rp_arena_free(&scratch);
+    return ended;
+}
+
+/* True when the last bytes read before `offset` already hold what a wait would be for (the
+ * tool_use of a second tool call of one message, a turn's end read by an earlier Stop). A read
+ * error counts as no. */
+static bool arrived_before(const char *path, int64_t offset, const char *needle)
+{
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) {
+        return false;
+    }
+    size_t want = offset > CONSUMED_TAIL ? CONSUMED_TAIL : (size_t)offset;
+    char *buf = malloc(want ? want : 1);
+    if (buf == NULL) {
+        abort();
+    }
+    ssize_t n = want ? pread(fd, buf, want, (off_t)(offset - (int64_t)want)) : 0;
+    /* The tail starts mid-line: its first line reads as malformed and is skipped. */
+    bool found = n > 0 && arrived(buf, (size_t)n, needle);
+    free(buf);
+    close(fd);
+    return found;
+}
+
 /* The ledger row of one message. The time is the message's own, but never in the future nor
  * before 1970 (the ledger refuses those, and one bad line must not fail every hook): then now. */
 static int message_record(const rp_transcript_message *m, const rp_pricing *pricing,
@@ -105,25 +159,6 @@ static int message_record(const rp_transcript_message *m, const rp_pricing *pric
     rec->model = m->model;
     rec->record_id = m->id;
     return 0;
-}
-
-/* The format's reader over chunk: which messages are complete, how far the chunk is read for
- * good, the session's model. `model` is the one remembered from earlier reads ("" for none), for
- * a format whose usage lines do not name their model. Only at the end of the file can the end of
- * the turn complete the last message. */
-static void parse_chunk(rp_arena *a, const rp_transcript_source *src, const char *model,
-                        const char *chunk, size_t len, bool at_eof, rp_transcript_chunk *out)
-{
-    switch (src->format) {
-    case RP_TRANSCRIPT_CODEX:
-        rp_codex_rollout_parse(a, chunk, len, model, out);
-        break;
-    case RP_TRANSCRIPT_CLAUDE:
-    default:
-        /* Claude Code names the model on every assistant line. */
-        rp_transcript_parse(a, chunk, len, src->final && at_eof, src->tool_use_id, out);
-        break;
-    }
 }
 
 /* Records the parsed messages, the new offset and the model in one transaction. */
@@ -212,12 +247,42 @@ int rp_hook_record_transcript(rp_store *store, const rp_pricing *pricing,
     size_t len = 0;
     bool at_eof = true;
     int rc = read_new_bytes(src->path, &offset, &data, &len, &at_eof, err, err_size);
+    /* The host acts on a tool_use as soon as the message asking for it is complete, and runs
+     * its Stop hooks as soon as the last message is, but Claude Code writes its transcript in
+     * batches (every 100 ms): the message may not be in the file yet. Wait a little for it,
+     * unless it was read before. */
+    const char *needle = src->tool_use_id && src->tool_use_id[0]
+                             ? rp_arena_sprintf(&a, "\"%s\"", src->tool_use_id)
+                             : NULL;
+    bool wait = src->wait_ms > 0 && (needle != NULL || src->final);
+    int go_on = src->wait_for_file ? 1 : 0; /* the highest rc that keeps waiting */
+    if (rc <= go_on && rc >= 0 && wait && !arrived(data, len, needle) &&
+        !arrived_before(src->path, stored, needle)) {
+        int64_t until = monotonic_ms() + src->wait_ms;
+        while (rc >= 0 && rc <= go_on && !arrived(data, len, needle) && monotonic_ms() < until) {
+            struct timespec step = {.tv_sec = 0, .tv_nsec = WAIT_STEP_MS * 1000000L};
+            nanosleep(&step, NULL);
+            free(data);
+            offset = stored;
+            rc = read_new_bytes(src->path, &offset, &data, &len, &at_eof, err, err_size);
+        }
+    }
+    stats->found = rc == 0;
     if (rc != 0 || (data == NULL && offset == stored)) {
         rp_arena_free(&a); /* missing, unreadable, or nothing new */
         return rc > 0 ? 0 : rc;
     }
     rp_transcript_chunk chunk;
-    parse_chunk(&a, src, stats->model, data, len, at_eof, &chunk);
+    if (src->format == RP_TRANSCRIPT_GEMINI) {
+        rp_transcript_parse_gemini(&a, data, len, &chunk);
+    } else if (src->format == RP_TRANSCRIPT_CODEX) {
+        /* A usage line names no model: the one remembered from earlier reads until the
+         * chunk's first turn_context. */
+        rp_codex_rollout_parse(&a, data, len, stats->model, &chunk);
+    } else {
+        /* Only at the end of the file can the end of the turn complete the last message. */
+        rp_transcript_parse(&a, data, len, src->final && at_eof, src->tool_use_id, &chunk);
+    }
     stats->skipped_lines = chunk.malformed + chunk.oversized;
     char model[sizeof stats->model];
     snprintf(model, sizeof model, "%s", chunk.model ? chunk.model : stats->model);
@@ -225,10 +290,121 @@ int rp_hook_record_transcript(rp_store *store, const rp_pricing *pricing,
                       err_size);
     if (rc != 0) {
         memset(stats, 0, sizeof *stats); /* rolled back: nothing was recorded */
+        stats->found = true;
     } else {
         memcpy(stats->model, model, sizeof model);
     }
     rp_arena_free(&a);
     free(data);
     return rc;
+}
+
+/* ---- the hook's spend step ---- */
+
+/* Reads src into the ledger; a problem is logged, never fatal. */
+static void read_transcript(rp_store *store, const rp_pricing *pricing,
+                            const rp_transcript_source *src, rp_transcript_stats *stats)
+{
+    char err[512] = "";
+    if (rp_hook_record_transcript(store, pricing, src, stats, err, sizeof err) != 0) {
+        fprintf(stderr, "rampart hook: spend from %s not recorded: %s\n", src->path, err);
+    }
+}
+
+/* An Agent (Task) call returned: its sub-agent is done, and its last message, which Claude Code
+ * may write only after SubagentStop ran, is read now from the sub-agent's transcript (the one
+ * its SubagentStop named, else where Claude Code puts it) under the sub-agent's session. */
+static void read_subagent_transcript(rp_store *store, const rp_pricing *pricing,
+                                     const rp_json *payload, const rp_hook_call *call, rp_arena *a)
+{
+    const char *agent_id = rp_json_get_str(rp_json_get(payload, "tool_response"), "agentId");
+    if (call->phase != RP_HOOK_POST_TOOL || agent_id == NULL || call->tool_name == NULL ||
+        (strcmp(call->tool_name, "Agent") != 0 && strcmp(call->tool_name, "Task") != 0)) {
+        return;
+    }
+    rp_transcript_source src = {
+        .session_id = rp_arena_sprintf(a, "%s/agent/%s", call->session_id, agent_id),
+        .parent_session_id = call->session_id,
+        .root_session_id = call->session_id,
+        .final = true,
+        .wait_ms = RP_HOOK_TRANSCRIPT_WAIT_MS,
+        .wait_for_file = true,
+    };
+    rp_transcript_mark mark;
+    if (rp_store_get_transcript(store, src.session_id, NULL, a, &mark) == 0) {
+        src.path = mark.path;
+    } else {
+        src.path = rp_transcript_agent_path(a, call->transcript_path, agent_id);
+    }
+    if (src.path != NULL) {
+        read_transcript(store, pricing, &src, NULL);
+    }
+}
+
+/* Gemini's chat recording was read: it is where the response's spend is, with the cached and
+ * thinking tokens its AfterModel payload lacks, so the AfterModel usage is not recorded too. */
+static void drop_hook_usage(rp_hook_call *call)
+{
+    rp_json *data = (rp_json *)rp_json_get(&call->event, "data");
+    if (call->usage == NULL || !rp_json_is_object(data)) {
+        return;
+    }
+    rp_json_object_delete(data, "usage");
+    rp_json_object_delete(data, "id");
+    call->usage = NULL;
+}
+
+void rp_hook_spend_before_eval(rp_store *store, const rp_json *config_pricing, const char *host,
+                               const rp_json *payload, rp_hook_call *call, rp_arena *a)
+{
+    bool claude = strcmp(host, "claude-code") == 0;
+    bool gemini = strcmp(host, "gemini") == 0;
+    bool codex = strcmp(host, "codex") == 0;
+    if (store == NULL || call->transcript_path == NULL || call->transcript_path[0] == '\0' ||
+        (!claude && !gemini && !codex) || call->phase == RP_HOOK_SESSION_START) {
+        return;
+    }
+    char err[512] = "";
+    rp_pricing *pricing = rp_pricing_build(a, config_pricing, err, sizeof err);
+    if (pricing == NULL) {
+        fprintf(stderr, "rampart hook: the price table cannot be built: %s\n", err);
+        return;
+    }
+    rp_json *ctx = (rp_json *)rp_json_get(&call->event, "context");
+    bool tool = claude && (call->phase == RP_HOOK_PRE_TOOL || call->phase == RP_HOOK_POST_TOOL);
+    rp_transcript_source src = {
+        .format = gemini  ? RP_TRANSCRIPT_GEMINI
+                  : codex ? RP_TRANSCRIPT_CODEX
+                          : RP_TRANSCRIPT_CLAUDE,
+        .session_id = call->session_id,
+        .user = rp_json_get_str(ctx, "user"),
+        .parent_session_id = rp_json_get_str(ctx, "parent_session_id"),
+        .root_session_id = rp_json_get_str(ctx, "root_session_id"),
+        .path = call->transcript_path,
+        /* A new prompt, too, comes only after the previous answer was complete. */
+        .final = claude && (call->phase == RP_HOOK_STOP || call->phase == RP_HOOK_SESSION_END ||
+                            call->phase == RP_HOOK_PROMPT),
+        .tool_use_id = tool ? rp_json_get_str(ctx, "tool_use_id") : NULL,
+        /* Before a tool runs, the message asking for it must be charged, and at the end of a
+         * turn its last message: worth a short wait for them to be written. */
+        .wait_ms = claude && (call->phase == RP_HOOK_PRE_TOOL || call->phase == RP_HOOK_STOP ||
+                              call->phase == RP_HOOK_SESSION_END)
+                       ? RP_HOOK_TRANSCRIPT_WAIT_MS
+                       : 0,
+        /* A sub-agent's own transcript may not exist yet when its first tool is called. */
+        .wait_for_file = claude && rp_json_get_str(ctx, "parent_session_id") != NULL,
+    };
+    rp_transcript_stats stats;
+    read_transcript(store, pricing, &src, &stats);
+    if (gemini && stats.found) {
+        drop_hook_usage(call);
+    }
+    if (claude) {
+        read_subagent_transcript(store, pricing, payload, call, a);
+    }
+    const char *model = rp_json_get_str(ctx, "model");
+    if (rp_json_is_object(ctx) && stats.model[0] != '\0' && (model == NULL || model[0] == '\0')) {
+        rp_json_object_set(a, ctx, "model",
+                           rp_json_make_string_ref(rp_arena_strdup(a, stats.model)));
+    }
 }

@@ -1,12 +1,10 @@
-/* hook_spend.h — Claude Code and Codex spend: the new part of a session transcript into the
- * ledger.
+/* hook_spend.h — spend from host transcripts (Claude Code, Gemini CLI, Codex) into the ledger.
  *
- * Claude Code's and Codex's hooks carry no cost. `rampart hook claude-code` calls this on every
- * event that can act on spend (pre-tool, prompt submit, post-tool, stop, sub-agent stop, session
- * end), `rampart hook codex` on the same events with the session's rollout file, before
- * evaluating, so the budget policies see every message written so far in the same call.
- * The transcript is read from the offset remembered for (session, path) to its end; the
- * parsing rules are in src/hosts/transcript.h and src/hosts/codex_rollout.h. */
+ * Claude Code's and Codex's hooks carry no cost, and Gemini CLI's no cached or thinking tokens.
+ * `rampart hook` calls rp_hook_spend_before_eval on every event that can act on spend, before
+ * evaluating, so the budget policies see every message written so far in the same call. The
+ * transcript is read from the offset remembered for (session, path) to its end; the parsing
+ * rules are in src/hosts/transcript.h (Claude Code, Gemini) and src/hosts/codex_rollout.h. */
 #ifndef RAMPART_CLI_HOOK_SPEND_H
 #define RAMPART_CLI_HOOK_SPEND_H
 
@@ -15,9 +13,14 @@
 #include <stdint.h>
 
 #include "engine/pricing.h"
+#include "hosts/host.h"
 #include "store/store.h"
 
 #define RP_HOOK_TRANSCRIPT_MAX_READ (64u << 20) /* per call; the rest is read next time */
+/* Claude Code flushes its transcript every 100 ms: a PreToolUse waits up to this long for the
+ * line of the tool_use it is about, and the end of a turn for its last message (well within
+ * the hook's deadline). */
+#define RP_HOOK_TRANSCRIPT_WAIT_MS 300
 
 typedef struct rp_transcript_stats {
     size_t recorded;      /* new ledger rows */
@@ -28,27 +31,34 @@ typedef struct rp_transcript_stats {
     /* The session's current model: of the last assistant message read from this transcript,
      * now or by an earlier call (remembered in the store); "" when none was ever seen. */
     char model[160];
+    bool found; /* the transcript exists */
 } rp_transcript_stats;
 
-/* The format of a transcript: which reader turns its lines into messages. The offset, the ledger
- * rows and the remembered model are the same for every format. */
 typedef enum rp_transcript_format {
-    RP_TRANSCRIPT_CLAUDE = 0, /* Claude Code's session transcript (src/hosts/transcript.h) */
-    RP_TRANSCRIPT_CODEX,      /* a Codex rollout file (src/hosts/codex_rollout.h) */
+    RP_TRANSCRIPT_CLAUDE = 0, /* Claude Code's session transcript */
+    RP_TRANSCRIPT_GEMINI,     /* Gemini CLI's chat recording */
+    RP_TRANSCRIPT_CODEX       /* a Codex rollout file (src/hosts/codex_rollout.h) */
 } rp_transcript_format;
 
 /* What to read, for whom. */
 typedef struct rp_transcript_source {
+    rp_transcript_format format;
     const char *session_id; /* required */
     /* Link the session when given (may be NULL), as `rampart usage record` would. */
     const char *user, *parent_session_id, *root_session_id;
     const char *path; /* NULL or "": nothing to read */
-    rp_transcript_format format;
-    /* Claude only (a Codex rollout line is written whole, so each one is final): */
-    bool final; /* the turn is over (Stop, SubagentStop, SessionEnd, a new prompt) */
+    bool final;       /* the turn is over (Stop, SubagentStop, SessionEnd, a new prompt) */
     /* The tool_use the host is acting on (PreToolUse/PostToolUse), or NULL: the message that
      * requested it is complete. */
     const char *tool_use_id;
+    /* How long to wait for what the call is about to be written, when it is neither in the new
+     * bytes nor in the last 64 KB read before: with tool_use_id the message that requested
+     * it, else with final the end of the turn (an assistant message whose stop_reason is not
+     * tool_use). 0: do not wait. */
+    int64_t wait_ms;
+    /* Wait for a file that does not exist yet, too (a sub-agent's transcript before its first
+     * lines are written). */
+    bool wait_for_file;
 } rp_transcript_source;
 
 /* Records every complete assistant message of src->path not read before, for the session.
@@ -66,5 +76,24 @@ typedef struct rp_transcript_source {
 int rp_hook_record_transcript(rp_store *store, const rp_pricing *pricing,
                               const rp_transcript_source *src, rp_transcript_stats *stats,
                               char *err, size_t err_size);
+
+/* The spend step of `rampart hook`, before the policies run. Claude Code puts no cost and no
+ * model in its hook input, and Gemini CLI no cached or thinking tokens: on every event that can
+ * act on spend, the new part of the session transcript (call->transcript_path; Claude Code's
+ * session transcript, or Gemini CLI's chat recording) goes into the ledger, and the session's
+ * current model (of its last assistant message) becomes context.model when the payload named
+ * none, so that expensive_models judges the model really in use. Claude Code: Stop,
+ * SubagentStop, SessionEnd and a new prompt read with `final`; a PreToolUse/PostToolUse proves
+ * its tool_use's message complete; PreToolUse, Stop and SessionEnd wait up to
+ * RP_HOOK_TRANSCRIPT_WAIT_MS for lines not yet flushed; the Agent (Task) PostToolUse reads the
+ * sub-agent's transcript to its end. Gemini: once the recording was read, the AfterModel usage
+ * (call->usage and the event's data.usage) is dropped, so a response is never counted twice.
+ * Codex: the rollout file (transcript_path) on PreToolUse, UserPromptSubmit, PostToolUse and
+ * Stop; its lines are written whole, so nothing waits and nothing needs `final`. Other hosts:
+ * nothing. config_pricing is the config's pricing: block (may be NULL); payload the host's
+ * parsed input. A problem is logged to stderr, never fatal: the decision must not wait on the
+ * transcript, and spend that cannot be read cannot be invented either. */
+void rp_hook_spend_before_eval(rp_store *store, const rp_json *config_pricing, const char *host,
+                               const rp_json *payload, rp_hook_call *call, rp_arena *a);
 
 #endif

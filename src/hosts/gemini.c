@@ -14,7 +14,10 @@
  *                               chunk (dozens per answer); a chunk without a finishReason is
  *                               ignored (answered with nothing, no evaluation, no audit row:
  *                               AfterModel protects nothing), and the final chunk reports the
- *                               response's usage once, keyed by the moment it fired.
+ *                               response's usage once, keyed by the moment it fired. The hook
+ *                               records that usage only when the chat recording at
+ *                               transcript_path cannot be read: the recording has the cached and
+ *                               thinking tokens the payload lacks (src/cli/cmd_hook.c).
  *   SessionStart / SessionEnd → session_start / session_end; AfterAgent → stop.
  *   Notification, PreCompress, BeforeToolSelection (and unknown events): ignored.
  *
@@ -378,7 +381,9 @@ static int parse(const rp_json *payload, const rp_hook_env *env, rp_arena *a, rp
     call->session_id = sid;
 
     rp_hook_ctx_fields f = {0};
+    /* transcript_path: the chat recording, where the hook reads each response's full usage. */
     if (rp_hook_opt_str(payload, "cwd", &f.cwd, err, err_size) != 0 ||
+        rp_hook_opt_str(payload, "transcript_path", &call->transcript_path, err, err_size) != 0 ||
         read_fields(payload, a, call, &f, err, err_size) != 0)
         return -1;
     if (call->phase == RP_HOOK_IGNORED)

@@ -33,6 +33,7 @@ typedef struct message_acc {
     size_t first_start; /* where its first line starts */
     size_t last_end;    /* where its last line ends */
     bool proven;        /* known complete: a stop_reason, or the host acts on its tool_use */
+    bool ends_turn;     /* its stop_reason is not tool_use */
 } message_acc;
 
 typedef struct parse_state {
@@ -230,7 +231,11 @@ static line_kind read_line(parse_state *p, rp_arena *scratch, const char *text, 
     }
     /* stop_reason is set by the response's last event, with the final usage. */
     const rp_json *stop = rp_json_get(message, "stop_reason");
-    if ((stop != NULL && stop->type != RP_JSON_NULL) || has_tool_use(message, p->tool_use_id)) {
+    if (stop != NULL && stop->type != RP_JSON_NULL) {
+        m->proven = true;
+        m->ends_turn = !rp_json_is_string(stop) || strcmp(stop->v.s, "tool_use") != 0;
+    }
+    if (has_tool_use(message, p->tool_use_id)) {
         m->proven = true;
     }
     m->m.time_us = time_us;
@@ -300,11 +305,13 @@ int rp_transcript_parse(rp_arena *a, const char *chunk, size_t len, bool final,
      * after a response has ended follows it (a prompt, a synthetic message). An oversized
      * partial line counts as done too (deferring the message would re-read the runaway line on
      * every call). */
-    bool later_proof = false;
+    bool later_proof = false, later_prompt = false;
     for (size_t i = p.n_lines; last != NULL && i-- > 0 && p.lines[i].end > last->last_end;) {
-        later_proof =
-            later_proof || p.lines[i].kind == LINE_PROMPT || p.lines[i].kind == LINE_SYNTHETIC;
+        later_prompt = later_prompt || p.lines[i].kind == LINE_PROMPT;
+        later_proof = later_proof || later_prompt || p.lines[i].kind == LINE_SYNTHETIC;
     }
+    /* A prompt after the turn's end starts another turn, not yet ended. */
+    out->ended = last != NULL && last->ends_turn && !later_prompt;
     if (!final && last != NULL && !last->proven && !later_proof && !oversized_tail) {
         cut = last->first_start;
     }

@@ -1,4 +1,5 @@
-/* transcript.h — LLM usage from a Claude Code session transcript (JSONL), for the spend ledger.
+/* transcript.h — LLM usage from a Claude Code session transcript (JSONL), for the spend ledger
+ * (and from Gemini CLI's chat recording, rp_transcript_parse_gemini).
  *
  * Claude Code's hooks carry no cost, but its transcript (`transcript_path`) records each API
  * response's `usage`. The file is not a stable API, so the reader is tolerant: it keeps what it
@@ -50,6 +51,9 @@ typedef struct rp_transcript_chunk {
     /* The model of the chunk's last assistant line (emitted or not, "<synthetic>" aside): the
      * session's current model. NULL when the chunk has none. */
     const char *model;
+    /* The chunk's last assistant message (synthetic ones aside) has a stop_reason other than
+     * tool_use and no prompt follows it: the chunk ends with the end of the agent's turn. */
+    bool ended;
 } rp_transcript_chunk;
 
 /* Reads chunk[0..len): the transcript from a remembered offset to (some) end. Only complete
@@ -63,6 +67,14 @@ typedef struct rp_transcript_chunk {
  * Never fails on content; returns 0. */
 int rp_transcript_parse(rp_arena *a, const char *chunk, size_t len, bool final,
                         const char *tool_use_id, rp_transcript_chunk *out);
+
+/* The same for Gemini CLI's chat recording (src/hosts/gemini_transcript.c): every model
+ * response record that has its `tokens` is complete and emitted (an id seen twice is emitted
+ * twice: the ledger keeps the first), with usage {input_tokens: input - cached + tool,
+ * output_tokens: output + thoughts, cache_read_input_tokens: cached}; only a partial last line
+ * is left for next time. `ended` is never set. Never fails on content; returns 0. */
+int rp_transcript_parse_gemini(rp_arena *a, const char *chunk, size_t len,
+                               rp_transcript_chunk *out);
 
 /* Where Claude Code writes the transcript of sub-agent agent_id of the session whose transcript
  * is main_path: "<main_path without .jsonl>/subagents/agent-<agent_id>.jsonl" (its hooks inside

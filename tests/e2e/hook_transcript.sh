@@ -10,12 +10,12 @@
 # tool call I asked for, the first after the crossing, is denied with the policy's exact
 # reason, and so are the next prompt and tool call. `rampart spend` shows the exact totals.
 #
-# Then a session written the way Claude Code 2.1 really writes it (hook_transcript_live.py):
-# no stop_reason on any line, the tool_use line written just before its PreToolUse, the last
-# message of a turn written only after the Stop hook ran, a sub-agent in its own transcript
-# whose last message comes after its SubagentStop, and SessionEnd. Every message must reach the
-# ledger exactly once, and the budget must deny the first PreToolUse after the message that
-# crossed it.
+# Then a session written the way Claude Code 2.1 writes it, at its worst: no stop_reason on most
+# lines, lines flushed in batches (a message's tool_use line written only while its PreToolUse
+# runs, the last message of a turn after the Stop hook ran or while SessionEnd runs), a
+# sub-agent in its own transcript (which does not exist yet at its first PreToolUse) whose last
+# message comes after its SubagentStop. Every message must reach the ledger exactly once, and
+# the budget must deny the first PreToolUse after the message that crossed it.
 set -u
 . "$(dirname "$0")/lib.sh"
 e2e_init hook_transcript "$1" "$2"
@@ -271,10 +271,12 @@ say "$T2" m3 $SONNET "Delegating." && call "$T2" m3 $SONNET toolu_L3 Agent
 pre2 Agent toolu_L3
 allowed "live: M3's Agent"
 spent2 "M3 recorded at its Agent call" 3 13500000
-# The sub-agent's own transcript; its hooks name only the main one (and agent_id).
-user_says "$A2" "p"
-say "$A2" s1 $HAIKU "Running." && call "$A2" s1 $HAIKU toolu_S1 Bash
+# The sub-agent's own transcript; its hooks name only the main one (and agent_id). Claude Code
+# writes a transcript every 100 ms: the file appears only while the first PreToolUse runs.
+(sleep 0.05 && user_says "$A2" "p" && say "$A2" s1 $HAIKU "Running." &&
+    call "$A2" s1 $HAIKU toolu_S1 Bash) &
 pre2 Bash toolu_S1 $AGENT
+wait
 allowed "live: the sub-agent's Bash"
 spent2 "S1 recorded at the sub-agent's PreToolUse, from its own transcript" 4 15000000
 result "$A2" toolu_S1 && post2 Bash toolu_S1 $AGENT "$OK_RESPONSE"
@@ -286,9 +288,11 @@ result "$T2" toolu_L3
 post2 Agent toolu_L3 "" "{\"status\":\"completed\",\"agentId\":\"$AGENT\",\"content\":[{\"type\":\"text\",\"text\":\"Sub-agent done.\"}],\"usage\":{\"input_tokens\":1000,\"output_tokens\":100},\"totalTokens\":1100}"
 allowed "live: Agent done"
 spent2 "S2 recorded at the Agent's PostToolUse, from the remembered sub-agent transcript" 5 16500000
-# M4 crosses $0.02: the tool it asks for is the first call after the crossing, and is denied.
-say "$T2" m4 $SONNET "One more." && call "$T2" m4 $SONNET toolu_L4 Bash
+# M4 crosses $0.02: the tool it asks for is the first call after the crossing, and is denied,
+# though M4's lines are written only while its PreToolUse runs.
+(sleep 0.05 && say "$T2" m4 $SONNET "One more." && call "$T2" m4 $SONNET toolu_L4 Bash) &
 pre2 Bash toolu_L4
+wait
 if [ "$RC" -eq 0 ] && json_lines "$OUT" "len(d) == 1 and d[0]['hookSpecificOutput']['permissionDecision'] == 'deny' and 'spend \$0.02 reached the \$0.02 limit' in d[0]['hookSpecificOutput']['permissionDecisionReason']"; then
     pass "live: the first tool call after M4 crossed \$0.02 is denied"
 else
@@ -299,10 +303,12 @@ fi
 spent2 "M4 recorded" 6 21000000
 result "$T2" toolu_L4
 hook2 "{$(common2),\"hook_event_name\":\"Stop\",\"stop_hook_active\":false}"
-say "$T2" m5 $SONNET "Over budget, stopping."
+# M5, the last answer (it ends the turn: stop_reason end_turn), is written while SessionEnd runs.
+(sleep 0.05 && printf '{"type":"assistant","timestamp":"2026-11-30T10:00:09Z","message":{"id":"m5","model":"%s","content":[{"type":"text","text":"Over budget, stopping."}],"stop_reason":"end_turn","usage":{"input_tokens":1000,"output_tokens":100}}}\n' $SONNET >>"$T2") &
 hook2 "{$(common2),\"hook_event_name\":\"SessionEnd\",\"reason\":\"other\"}"
+wait
 allowed "live: SessionEnd"
-spent2 "session over: every message exactly once (M5 read at SessionEnd)" 7 25500000
+spent2 "session over: every message exactly once (M5, written while SessionEnd ran, read by it)" 7 25500000
 # Events again change nothing: each message is in the ledger once.
 hook2 "{$(common2),\"hook_event_name\":\"SessionEnd\",\"reason\":\"other\"}"
 post2 Agent toolu_L3 "" "{\"status\":\"completed\",\"agentId\":\"$AGENT\"}"

@@ -6,7 +6,9 @@
 #     finishReason) reports usage, with prompt, candidates and total counts only, and with the
 #     same text-only llm_request at every step of a tool loop. Six responses of one loop are six
 #     ledger rows with their thinking tokens; one answer streamed in 61 chunks is one audited
-#     decision.
+#     decision. With the chat recording at transcript_path (where Gemini CLI writes each
+#     response's full token counts), the spend comes from there, cached tokens apart, each
+#     response once and never also from AfterModel.
 #   - opencode 1.18 and Pi 0.73 report `cost: 0` for a provider they cannot price: a model
 #     rampart's table prices is priced from it, an unknown one stays at the host's $0, and
 #     `rampart spend --by source` says what priced what.
@@ -85,6 +87,32 @@ else
     fail "gemini: want one audit row" "$(head -c 2000 "$TMP/log.json"; cat "$TMP/log.err")"
 fi
 spend_is "gemini: and one ledger row" "$SD" "d[0]['total']['records'] == 1"
+
+# With the chat recording: the spend is read from it, with the cached tokens apart.
+SD=$TMP/gemini-recording
+REC=$TMP/chats/session-2026-12-03T08-57-a7dc317a.jsonl
+mkdir -p "$TMP/chats"
+printf '{"sessionId":"%s","projectHash":"h","startTime":"2026-12-03T08:57:40.000Z","kind":"main"}\n{"id":"u1","timestamp":"2026-12-03T08:57:40.100Z","type":"user","content":"go"}\n' "$GS" >"$REC"
+# record N: response N's record as Gemini CLI appends it once the stream ended (and again).
+record() {
+    local line
+    line=$(printf '{"id":"resp-%s","timestamp":"2026-12-03T08:57:4%s.700Z","type":"gemini","content":"","thoughts":[],"tokens":{"input":1300,"output":50,"cached":300,"thoughts":20,"tool":0,"total":1370},"model":"gemini-2.5-flash"}' "$1" "$1")
+    printf '%s\n{"$set":{"lastUpdated":"2026-12-03T08:57:4%s.710Z"}}\n%s\n' "$line" "$1" "$line" >>"$REC"
+}
+gemini_rec() { # PAYLOAD with the recording as transcript_path
+    printf '%s' "${1//\/home\/dev\/.gemini\/tmp\/proj\/chats\/session.jsonl/$REC}" |
+        "$BIN" hook gemini -c "$CFG" --state-dir "$SD" >"$OUT" 2>"$ERR"
+    RC=$?
+}
+for i in 1 2 3; do
+    gemini_rec "$(chunk "2026-12-03T08:57:4$i.600Z" final)" # before its record is written
+    record "$i"
+done
+gemini_rec '{"session_id":"'"$GS"'","transcript_path":"/home/dev/.gemini/tmp/proj/chats/session.jsonl","cwd":"/home/dev/project","hook_event_name":"AfterAgent","timestamp":"2026-12-03T08:57:49.000Z","prompt":"go","prompt_response":"done","stop_hook_active":false}'
+# Each response: input 1000 at $0.30, cached 300 at $0.03, output 50 + 20 thinking at $2.50 per
+# 1M tokens = 300 + 9 + 175 µUSD.
+spend_is "gemini: with the chat recording, three responses, cached tokens apart, none twice" "$SD" \
+    "d[0]['total']['records'] == 3 and d[0]['total']['input_tokens'] == 3000 and d[0]['total']['cache_read_input_tokens'] == 900 and d[0]['total']['output_tokens'] == 210 and d[0]['total']['cost_nusd'] == 3 * 484000"
 
 # ---- opencode and Pi: cost 0 from the host ----
 SD=$TMP/extensions

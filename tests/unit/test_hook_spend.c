@@ -37,6 +37,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cli/hook_spend.h"
@@ -481,6 +483,89 @@ static void test_model_and_tool_use_proof(void **state)
     rp_arena_free(&a);
 }
 
+static int64_t elapsed_ms(const struct timespec *t0)
+{
+    struct timespec t1;
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    return (int64_t)(t1.tv_sec - t0->tv_sec) * 1000 + (t1.tv_nsec - t0->tv_nsec) / 1000000;
+}
+
+/* Appends text to path after delay_ms, from a child process. */
+static pid_t append_later(const char *path, const char *text, int delay_ms)
+{
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        struct timespec d = {.tv_sec = 0, .tv_nsec = (long)delay_ms * 1000000L};
+        nanosleep(&d, NULL);
+        FILE *out = fopen(path, "ab");
+        if (out != NULL) {
+            fputs(text, out);
+            fclose(out);
+        }
+        _exit(0);
+    }
+    return pid;
+}
+
+/* Claude Code writes its transcript every 100 ms: a PreToolUse waits for the line of its
+ * tool_use, and the end of a turn for its last message, at most wait_ms (issue 15). */
+static void test_waits_for_the_line(void **state)
+{
+    fixture *f = *state;
+    write_prefix(f, 21234); /* up to msg K's first line, its tool_use line not yet written */
+    const char *k_tool_line = f->text + 21234;
+    size_t k_len = 22166 - 21234;
+    char *line = strndup(k_tool_line, k_len);
+    rp_transcript_source src = {.session_id = SESSION,
+                                .path = f->path,
+                                .tool_use_id = "toolu_01Bash0000000000000007",
+                                .wait_ms = 2000};
+    rp_transcript_stats st;
+    char err[256];
+    struct timespec t0;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    pid_t pid = append_later(f->path, line, 50);
+    assert_int_equal(rp_hook_record_transcript(f->store, f->pricing, &src, &st, err, sizeof err),
+                     0);
+    waitpid(pid, NULL, 0);
+    assert_int_equal(st.recorded, 11); /* K with the ten before it */
+    assert_true(elapsed_ms(&t0) < 1500);
+    /* The same tool_use again (a second call of one message): read before, no wait. */
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    assert_int_equal(rp_hook_record_transcript(f->store, f->pricing, &src, &st, err, sizeof err),
+                     0);
+    assert_int_equal(st.recorded, 0);
+    assert_true(elapsed_ms(&t0) < 500);
+    /* A tool_use never written: the wait ends at wait_ms, and what is there is recorded. */
+    src.tool_use_id = "toolu_never";
+    src.wait_ms = 100;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    assert_int_equal(rp_hook_record_transcript(f->store, f->pricing, &src, &st, err, sizeof err),
+                     0);
+    assert_true(elapsed_ms(&t0) >= 100);
+    /* The end of the turn: the last message (msg L, stop_reason end_turn) arrives late. */
+    src.tool_use_id = NULL;
+    src.final = true;
+    src.wait_ms = 2000;
+    const char *last = "{\"type\":\"assistant\",\"message\":{\"id\":\"msg_end\",\"model\":"
+                       "\"claude-sonnet-4-5\",\"stop_reason\":\"end_turn\",\"usage\":{"
+                       "\"input_tokens\":1000000}}}\n";
+    write_prefix(f, COMPLETE);
+    pid = append_later(f->path, last, 50);
+    assert_int_equal(rp_hook_record_transcript(f->store, f->pricing, &src, &st, err, sizeof err),
+                     0);
+    waitpid(pid, NULL, 0);
+    assert_int_equal(st.recorded, 1);
+    assert_int_equal(st.cost_nusd, US(3000000));
+    /* Again: the turn's end was read before, no wait. */
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    assert_int_equal(rp_hook_record_transcript(f->store, f->pricing, &src, &st, err, sizeof err),
+                     0);
+    assert_true(elapsed_ms(&t0) < 500);
+    free(line);
+}
+
 static void test_take_pending_at(void **state)
 {
     fixture *f = *state;
@@ -544,6 +629,7 @@ int main(void)
         BOTH(test_links_parent_and_root),
         BOTH(test_transcript_offsets),
         BOTH(test_model_and_tool_use_proof),
+        BOTH(test_waits_for_the_line),
         BOTH(test_take_pending_at),
         cmocka_unit_test_setup_teardown(test_sqlite_offset_survives_reopen, setup_sqlite, teardown),
     };

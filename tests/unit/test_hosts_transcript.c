@@ -339,6 +339,51 @@ static void test_completion_proofs(void **state)
     rp_arena_free(&a);
 }
 
+/* Gemini CLI 0.61's chat recording, as written (issue 15: the cached and thinking tokens are
+ * only there). */
+static void test_gemini_recording(void **state)
+{
+    (void)state;
+    const char *text =
+        "{\"sessionId\":\"s\",\"projectHash\":\"h\",\"startTime\":\"2026-12-03T13:00:08Z\"}\n"
+        "{\"$set\":{\"lastUpdated\":\"2026-12-03T13:00:08.361Z\"}}\n"
+        "{\"id\":\"u1\",\"timestamp\":\"2026-12-03T13:00:08.361Z\",\"type\":\"user\","
+        "\"content\":\"go\"}\n"
+        /* a response record before its tokens: not done */
+        "{\"id\":\"r0\",\"timestamp\":\"2026-12-03T13:00:08.400Z\",\"type\":\"gemini\","
+        "\"content\":\"\",\"model\":\"gemini-2.5-flash\"}\n"
+        "{\"id\":\"r1\",\"timestamp\":\"2026-12-03T13:00:08.428Z\",\"type\":\"gemini\","
+        "\"content\":\"\",\"tokens\":{\"input\":1300,\"output\":20,\"cached\":300,"
+        "\"thoughts\":5,\"tool\":7,\"total\":1332},\"model\":\"gemini-2.5-flash\"}\n"
+        /* the same response appended again (its tool calls): the same id */
+        "{\"id\":\"r1\",\"timestamp\":\"2026-12-03T13:00:08.428Z\",\"type\":\"gemini\","
+        "\"tokens\":{\"input\":1300,\"output\":20,\"cached\":300,\"thoughts\":5,\"tool\":7,"
+        "\"total\":1332},\"model\":\"gemini-2.5-flash\",\"toolCalls\":[]}\n"
+        "{\"id\":\"bad\",\"type\":\"gemini\",\"tokens\":{\"input\":-1}}\n"
+        "not json\n"
+        "{\"id\":\"r2\",\"type\":\"gemini\",\"tokens\":{\"input\":9}"; /* partial */
+    rp_arena a = {0};
+    rp_transcript_chunk c;
+    assert_int_equal(rp_transcript_parse_gemini(&a, text, strlen(text), &c), 0);
+    assert_int_equal(c.n_messages, 2);
+    assert_string_equal(c.messages[0].id, "r1");
+    assert_string_equal(c.messages[1].id, "r1");
+    assert_string_equal(c.messages[0].model, "gemini-2.5-flash");
+    assert_int_equal(c.messages[0].time_us, 1796302808428000LL);
+    int64_t counts[4];
+    usage_counts(c.messages[0].usage, counts);
+    assert_int_equal(counts[0], 1000 + 7); /* the prompt without the cached part, tool prompt */
+    assert_int_equal(counts[1], 25);       /* output + thoughts */
+    assert_int_equal(counts[2], 300);      /* cached */
+    assert_int_equal(counts[3], 0);
+    assert_int_equal(c.malformed, 2);
+    assert_int_equal(c.lines, 8);
+    assert_int_equal(c.consumed, (size_t)(strrchr(text, '\n') - text) + 1);
+    assert_string_equal(c.model, "gemini-2.5-flash");
+    assert_false(c.ended);
+    rp_arena_free(&a);
+}
+
 static void test_agent_path(void **state)
 {
     (void)state;
@@ -504,6 +549,7 @@ int main(void)
         cmocka_unit_test(test_deferred_message_is_emitted_once_whole),
         cmocka_unit_test(test_completion_proofs),
         cmocka_unit_test(test_agent_path),
+        cmocka_unit_test(test_gemini_recording),
         cmocka_unit_test(test_malformed_lines_are_skipped_and_counted),
         cmocka_unit_test(test_malformed_line_of_a_message_keeps_the_good_one),
         cmocka_unit_test(test_oversized_lines_are_skipped_unparsed),
