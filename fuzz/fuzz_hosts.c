@@ -15,6 +15,7 @@
 #include "core/arena.h"
 #include "core/buf.h"
 #include "core/json.h"
+#include "hosts/codex_rollout.h"
 #include "hosts/host.h"
 #include "hosts/transcript.h"
 
@@ -103,6 +104,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     rp_transcript_parse_gemini(&arena, text, len, &gem);
     check(gem.consumed <= len, "chat recording consumed past the end");
     check(gem.n_messages <= gem.lines, "more responses than lines");
+    rp_transcript_chunk codex;
+    rp_codex_rollout_parse(&arena, text, len, (data[0] & 32) ? "gpt-5" : NULL, &codex);
+    check(codex.consumed <= len, "rollout consumed past the end");
+    check(codex.n_messages <= codex.lines, "more rollout responses than lines");
     rp_arena_free(&arena);
     return 0;
 }
