@@ -12,7 +12,9 @@
 # crossed by the third response, denies the tool call that response asked for. A rollout of the
 # older format (token_count only, written after the tool ran) charges a response at the next
 # event: a $0.003 budget, crossed by the second response, denies the first tool call after it.
-# Repeated token_count events, info null, damaged and half-written lines change nothing.
+# Repeated token_count events, info null, damaged and half-written lines change nothing. A
+# sub-agent's events (agent_id, its own rollout as transcript_path) charge its child session as
+# its rollout grows, and its SubagentStop (agent_transcript_path) charges nothing twice.
 set -u
 . "$(dirname "$0")/lib.sh"
 e2e_init hook_codex_rollout "$1" "$2"
@@ -166,5 +168,34 @@ grow 21 && pre_tool "echo three" call_lab1_2
 denied "older format: the first tool call after the response that crossed \$0.003"
 grow 28 && stop
 spent "older format: the whole session" 4 6278250 4006 112 1206
+
+# ---- a sub-agent (multi_agent spawn_agent): its events carry agent_id and name its own rollout ----
+# Codex names the sub-agent's own rollout as transcript_path in the sub-agent's events, and the
+# main one at its SubagentStop, beside agent_transcript_path. Its responses are charged to the
+# child session as they are written, so a budget trips inside the sub-agent.
+MAIN=01a23c07-d4f4-75f1-bba4-aa540ef59470
+AGENT=01a23c07-d6b6-7772-a29d-647640b32d71
+SESSION=$MAIN/agent/$AGENT
+ROLLOUT=$TMP/home/.codex/sessions/2026/12/03/rollout-2026-12-03T13-11-16-$AGENT.jsonl
+MAIN_ROLLOUT=$TMP/home/.codex/sessions/2026/12/03/rollout-2026-12-03T13-11-15-$MAIN.jsonl
+: >"$MAIN_ROLLOUT"
+grow() { head -n "$1" "$FIXTURE" >"$ROLLOUT"; }
+config 0.004
+sub() { # EVENT FIELDS: one event of the sub-agent
+    hook "{\"session_id\":\"$MAIN\",\"agent_id\":\"$AGENT\",\"agent_type\":\"default\",\"transcript_path\":\"$ROLLOUT\",\"cwd\":\"$TMP/project\",\"model\":\"gpt-5\",\"permission_mode\":\"bypassPermissions\",\"hook_event_name\":\"$1\",$2}"
+}
+grow 11 && sub PreToolUse '"tool_name":"Bash","tool_input":{"command":"echo one"},"tool_use_id":"call_lab1_0"'
+allowed "sub-agent: first tool call"
+spent "sub-agent: its first response, in the child session" 1 1537500 1000 25 300
+grow 16 && sub PreToolUse '"tool_name":"Bash","tool_input":{"command":"ls /nonexistent-x"},"tool_use_id":"call_lab1_1"'
+allowed "sub-agent: second tool call"
+grow 21 && sub PreToolUse '"tool_name":"Bash","tool_input":{"command":"echo three"},"tool_use_id":"call_lab1_2"'
+denied "sub-agent: the tool call of the response that crossed \$0.004"
+grow 29
+hook "{\"session_id\":\"$MAIN\",\"agent_id\":\"$AGENT\",\"agent_type\":\"default\",\"transcript_path\":\"$MAIN_ROLLOUT\",\"agent_transcript_path\":\"$ROLLOUT\",\"cwd\":\"$TMP/project\",\"model\":\"gpt-5\",\"permission_mode\":\"bypassPermissions\",\"hook_event_name\":\"SubagentStop\",\"stop_hook_active\":false}"
+allowed "SubagentStop"
+spent "SubagentStop: the sub-agent's whole rollout, nothing twice" 4 6278250 4006 112 1206
+SESSION=$MAIN
+spent "the main session with its sub-agent" 4 6278250
 
 e2e_finish
