@@ -1,12 +1,12 @@
-/* fuzz_hosts.c — libFuzzer target for the host adapters and the transcript reader.
+/* fuzz_hosts.c — libFuzzer target for the host adapters and the transcript readers.
  *
  * The first byte picks an adapter (claude-code, codex, cursor, gemini, pi, opencode); the rest,
  * when it is JSON, is the hook payload. Every parse must leave a phase and a host event name as
  * far as they could be read; on success the PolicyEvent must be an object with a session_id, and
  * every verdict (ALLOW, ASK, DENY, with and without a rewrite, under every setting) must render
  * to an answer whose stdout is empty or one line of JSON. The same bytes then go through the
- * transcript reader, whole and in two parts, whose consumed offset must stay in range. Any break
- * aborts. */
+ * transcript readers (Claude Code's whole and in two parts, Gemini's, Codex's), whose consumed
+ * offset must stay in range. Any break aborts. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +15,7 @@
 #include "core/arena.h"
 #include "core/buf.h"
 #include "core/json.h"
+#include "hosts/codex_rollout.h"
 #include "hosts/host.h"
 #include "hosts/transcript.h"
 
@@ -103,6 +104,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     rp_transcript_parse_gemini(&arena, text, len, &gem);
     check(gem.consumed <= len, "chat recording consumed past the end");
     check(gem.n_messages <= gem.lines, "more responses than lines");
+    rp_transcript_chunk codex;
+    rp_codex_rollout_parse(&arena, text, len, (data[0] & 32) ? "gpt-5" : NULL, &codex);
+    check(codex.consumed <= len, "rollout consumed past the end");
+    check(codex.n_messages <= codex.lines, "more rollout responses than lines");
     rp_arena_free(&arena);
     return 0;
 }

@@ -28,8 +28,8 @@ add_test(NAME conformance.permissions
 # End-to-end scripts: each takes the binary and the source directory, prints
 # "<name>: N passed, M failed" and exits non-zero on failure.
 foreach(script eval_cli concurrency demo import_claude_code cel_cli cel_policy pricing_cli
-               cost_policies cost_ledger scan_policies hooks hook_transcript host_spend install
-               host_results host_mcp hook_audit)
+               cost_policies cost_ledger scan_policies hooks hook_transcript hook_codex_rollout
+               host_spend install host_results host_mcp hook_audit)
   add_test(NAME e2e.${script}
            COMMAND bash ${CMAKE_SOURCE_DIR}/tests/e2e/${script}.sh
                    $<TARGET_FILE:rampart> ${CMAKE_SOURCE_DIR})
@@ -52,7 +52,7 @@ set_tests_properties(e2e.spend_cli PROPERTIES
 # Every test gets a private, throw-away environment: no test may read or write the developer's
 # real state or configuration.
 set(RAMPART_E2E_TESTS conformance.policies conformance.permissions e2e.eval_cli e2e.concurrency e2e.demo
-    e2e.import_claude_code e2e.hooks e2e.hook_transcript e2e.host_spend)
+    e2e.import_claude_code e2e.hooks e2e.hook_transcript e2e.hook_codex_rollout e2e.host_spend)
 set_tests_properties(${RAMPART_E2E_TESTS} PROPERTIES
   ENVIRONMENT "RAMPART_SOURCE_DIR=${CMAKE_SOURCE_DIR};XDG_CONFIG_HOME=${CMAKE_BINARY_DIR}/e2e-home/config;XDG_STATE_HOME=${CMAKE_BINARY_DIR}/e2e-home/state;XDG_CACHE_HOME=${CMAKE_BINARY_DIR}/e2e-home/cache")
 

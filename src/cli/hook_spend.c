@@ -1,4 +1,5 @@
-/* hook_spend.c — the I/O around src/hosts/transcript.c: read the transcript's new bytes, record
+/* hook_spend.c — the I/O around the transcript readers (src/hosts/transcript.c, Claude Code and
+ * Gemini; src/hosts/codex_rollout.c, Codex): read the transcript's new bytes, record
  * its messages in the ledger, remember how far it was read (hook_spend.h).
  *
  * The offset is read before the transaction and written inside it, with the rows. Two hooks of
@@ -21,6 +22,7 @@
 #include "core/arena.h"
 #include "core/clock.h"
 #include "engine/usage.h"
+#include "hosts/codex_rollout.h"
 #include "hosts/transcript.h"
 
 /* The transcript's bytes from *offset (reset to 0 when the file is now shorter), at most
@@ -273,6 +275,10 @@ int rp_hook_record_transcript(rp_store *store, const rp_pricing *pricing,
     rp_transcript_chunk chunk;
     if (src->format == RP_TRANSCRIPT_GEMINI) {
         rp_transcript_parse_gemini(&a, data, len, &chunk);
+    } else if (src->format == RP_TRANSCRIPT_CODEX) {
+        /* A usage line names no model: the one remembered from earlier reads until the
+         * chunk's first turn_context. */
+        rp_codex_rollout_parse(&a, data, len, stats->model, &chunk);
     } else {
         /* Only at the end of the file can the end of the turn complete the last message. */
         rp_transcript_parse(&a, data, len, src->final && at_eof, src->tool_use_id, &chunk);
@@ -353,8 +359,9 @@ void rp_hook_spend_before_eval(rp_store *store, const rp_json *config_pricing, c
 {
     bool claude = strcmp(host, "claude-code") == 0;
     bool gemini = strcmp(host, "gemini") == 0;
+    bool codex = strcmp(host, "codex") == 0;
     if (store == NULL || call->transcript_path == NULL || call->transcript_path[0] == '\0' ||
-        (!claude && !gemini) || call->phase == RP_HOOK_SESSION_START) {
+        (!claude && !gemini && !codex) || call->phase == RP_HOOK_SESSION_START) {
         return;
     }
     char err[512] = "";
@@ -366,7 +373,9 @@ void rp_hook_spend_before_eval(rp_store *store, const rp_json *config_pricing, c
     rp_json *ctx = (rp_json *)rp_json_get(&call->event, "context");
     bool tool = claude && (call->phase == RP_HOOK_PRE_TOOL || call->phase == RP_HOOK_POST_TOOL);
     rp_transcript_source src = {
-        .format = gemini ? RP_TRANSCRIPT_GEMINI : RP_TRANSCRIPT_CLAUDE,
+        .format = gemini  ? RP_TRANSCRIPT_GEMINI
+                  : codex ? RP_TRANSCRIPT_CODEX
+                          : RP_TRANSCRIPT_CLAUDE,
         .session_id = call->session_id,
         .user = rp_json_get_str(ctx, "user"),
         .parent_session_id = rp_json_get_str(ctx, "parent_session_id"),
@@ -383,7 +392,7 @@ void rp_hook_spend_before_eval(rp_store *store, const rp_json *config_pricing, c
                        ? RP_HOOK_TRANSCRIPT_WAIT_MS
                        : 0,
         /* A sub-agent's own transcript may not exist yet when its first tool is called. */
-        .wait_for_file = rp_json_get_str(ctx, "parent_session_id") != NULL,
+        .wait_for_file = claude && rp_json_get_str(ctx, "parent_session_id") != NULL,
     };
     rp_transcript_stats stats;
     read_transcript(store, pricing, &src, &stats);

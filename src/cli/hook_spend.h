@@ -1,10 +1,10 @@
-/* hook_spend.h — spend from host transcripts (Claude Code, Gemini CLI) into the ledger.
+/* hook_spend.h — spend from host transcripts (Claude Code, Gemini CLI, Codex) into the ledger.
  *
- * Claude Code's hooks carry no cost, and Gemini CLI's no cached or thinking tokens.
+ * Claude Code's and Codex's hooks carry no cost, and Gemini CLI's no cached or thinking tokens.
  * `rampart hook` calls rp_hook_spend_before_eval on every event that can act on spend, before
  * evaluating, so the budget policies see every message written so far in the same call. The
  * transcript is read from the offset remembered for (session, path) to its end; the parsing
- * rules are in src/hosts/transcript.h. */
+ * rules are in src/hosts/transcript.h (Claude Code, Gemini) and src/hosts/codex_rollout.h. */
 #ifndef RAMPART_CLI_HOOK_SPEND_H
 #define RAMPART_CLI_HOOK_SPEND_H
 
@@ -36,7 +36,8 @@ typedef struct rp_transcript_stats {
 
 typedef enum rp_transcript_format {
     RP_TRANSCRIPT_CLAUDE = 0, /* Claude Code's session transcript */
-    RP_TRANSCRIPT_GEMINI      /* Gemini CLI's chat recording */
+    RP_TRANSCRIPT_GEMINI,     /* Gemini CLI's chat recording */
+    RP_TRANSCRIPT_CODEX       /* a Codex rollout file (src/hosts/codex_rollout.h) */
 } rp_transcript_format;
 
 /* What to read, for whom. */
@@ -87,10 +88,11 @@ int rp_hook_record_transcript(rp_store *store, const rp_pricing *pricing,
  * RP_HOOK_TRANSCRIPT_WAIT_MS for lines not yet flushed; the Agent (Task) PostToolUse reads the
  * sub-agent's transcript to its end. Gemini: once the recording was read, the AfterModel usage
  * (call->usage and the event's data.usage) is dropped, so a response is never counted twice.
- * Other hosts (Codex's rollout files have another format): nothing. config_pricing is the
- * config's pricing: block (may be NULL); payload the host's parsed input. A problem is logged to
- * stderr, never fatal: the decision must not wait on the transcript, and spend that cannot be
- * read cannot be invented either. */
+ * Codex: the rollout file (transcript_path) on PreToolUse, UserPromptSubmit, PostToolUse and
+ * Stop; its lines are written whole, so nothing waits and nothing needs `final`. Other hosts:
+ * nothing. config_pricing is the config's pricing: block (may be NULL); payload the host's
+ * parsed input. A problem is logged to stderr, never fatal: the decision must not wait on the
+ * transcript, and spend that cannot be read cannot be invented either. */
 void rp_hook_spend_before_eval(rp_store *store, const rp_json *config_pricing, const char *host,
                                const rp_json *payload, rp_hook_call *call, rp_arena *a);
 

@@ -307,13 +307,17 @@ int rp_claude_shape_parse(const rp_host_adapter *host, rp_claude_dialect dialect
         f.parent_session_id = f.root_session_id = sid;
         /* Its spend is in its own transcript (named at SubagentStop, where Claude Code puts it
          * otherwise), never in the main one: reading the main transcript under the child
-         * session would charge the main session's messages twice. */
-        const char *main_path = call->transcript_path;
+         * session would charge the main session's messages twice. Codex names the sub-agent's
+         * own rollout as transcript_path in the sub-agent's events (the main one only at
+         * SubagentStop, beside agent_transcript_path). */
+        const char *named_path = call->transcript_path;
         if (rp_hook_opt_str(payload, "agent_transcript_path", &call->transcript_path, err,
                             err_size) != 0)
             return -1;
-        if (call->transcript_path == NULL && dialect == RP_DIALECT_CLAUDE)
-            call->transcript_path = rp_transcript_agent_path(a, main_path, agent_id);
+        if (call->transcript_path == NULL)
+            call->transcript_path = dialect == RP_DIALECT_CLAUDE
+                                        ? rp_transcript_agent_path(a, named_path, agent_id)
+                                        : named_path;
     }
     if (rp_hook_phase_protects(call->phase) && rp_shape_reject_nul(payload, err, err_size) != 0)
         return -1;

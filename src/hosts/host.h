@@ -64,8 +64,8 @@ typedef struct rp_hook_call {
     const rp_json *tool_output;
     bool can_ask;     /* the host can put an ASK to a person for this event */
     bool can_rewrite; /* the host accepts a rewritten input (REDACT) for this event */
-    /* The session transcript (Claude Code, Codex) or chat recording (Gemini), read for spend by
-     * src/cli/hook_spend.c (Claude Code and Gemini; Codex's format is not read). */
+    /* The session transcript (Claude Code), rollout file (Codex) or chat recording (Gemini),
+     * read for spend by src/cli/hook_spend.c. */
     const char *transcript_path;
     /* Usage the host reported with this event (Gemini AfterModel usageMetadata, Pi/opencode
      * `usage`), already in the shape rp_usage_from_llm_response reads: {usage:{...}, model, id}.

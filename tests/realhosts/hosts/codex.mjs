@@ -86,7 +86,6 @@ export async function run(ctx) {
   ctx.log(`exec: exit ${r.code} in ${r.ms} ms\n${r.stdout.slice(-2000)}\n${r.stderr.slice(-2000)}`);
   checkPlan(ctx, { env, project, id, p, mcpLog, run: r });
   // OpenAI usage: cached tokens are part of input_tokens; the ledger keeps them apart. Codex's
-  // hooks carry no usage and rampart does not read its rollout yet (docs/hosts.md, Spend).
-  const gap = "Codex spend is not recorded: its rollout files are not read (docs/hosts.md, Spend)";
-  checkSpend({ ...ctx, check: (what, ok, detail) => ctx.check(what, ok, detail, { gap }) }, env, [id]);
+  // hooks carry no usage: rampart reads it from the session's rollout file (transcript_path).
+  checkSpend(ctx, env, [id]);
 }

@@ -1,0 +1,311 @@
+/* test_hosts_codex_rollout.c — the Codex rollout reader (src/hosts/codex_rollout.c): a rollout
+ * the real Codex 0.171 wrote against the fake OpenAI server of the real-host suite
+ * (tests/data/hosts/codex/rollout/session.jsonl, home paths rewritten to /home/dev), each
+ * response once with the ledger's split of its counts, the same result however the file is cut
+ * into reads, duplicate and empty token_count events, damaged and half-written lines, the model
+ * of each turn. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/usage.h"
+#include "hosts/codex_rollout.h"
+
+/* What the fake server reported for each of the fixture's four responses (raw input 1300+2n
+ * with 300+n cached, output 25+2n with 5+n reasoning), as the ledger keeps it: input without
+ * the cached tokens, output with the reasoning ones; at its token_usage_record's time. */
+typedef struct want_response {
+    const char *id;
+    int64_t time_us;
+    int64_t input, output, cache_read;
+} want_response;
+
+static const want_response fixture_responses[] = {
+    {"codex-total:1300:300:25:0", 1796302798922000LL /* 12:59:58.922Z */, 1000, 25, 300},
+    {"codex-total:2602:601:52:0", 1796302799176000LL /* 12:59:59.176Z */, 1001, 27, 301},
+    {"codex-total:3906:903:81:0", 1796302799408000LL /* 12:59:59.408Z */, 1002, 29, 302},
+    {"codex-total:5212:1206:112:0", 1796302799681000LL /* 12:59:59.681Z */, 1003, 31, 303},
+};
+#define N_FIXTURE     (sizeof fixture_responses / sizeof fixture_responses[0])
+#define FIXTURE_LINES 29
+#define FIXTURE_SIZE  21261
+#define FIXTURE_LAST  20210 /* where the last token_count line starts */
+
+static char *fixture_text;
+static size_t fixture_len;
+
+static int load_fixture(void **state)
+{
+    (void)state;
+    const char *dir = getenv("RAMPART_SOURCE_DIR");
+    if (dir == NULL) {
+        dir = RAMPART_SOURCE_DIR;
+    }
+    char path[1024];
+    snprintf(path, sizeof path, "%s/tests/data/hosts/codex/rollout/session.jsonl", dir);
+    FILE *f = fopen(path, "rb");
+    if (f == NULL) {
+        return -1;
+    }
+    fixture_text = malloc(1 << 20);
+    fixture_len = fread(fixture_text, 1, 1 << 20, f);
+    fclose(f);
+    return fixture_len > 0 ? 0 : -1;
+}
+
+static int free_fixture(void **state)
+{
+    (void)state;
+    free(fixture_text);
+    return 0;
+}
+
+/* The message's usage as the ledger reads it: {input, output, cache read, cache write}. */
+static void usage_counts(const rp_json *usage, int64_t out[4])
+{
+    rp_usage_record r;
+    char err[128];
+    assert_int_equal(rp_usage_read(usage, NULL, NULL, false, &r, err, sizeof err), 0);
+    out[0] = r.input_tokens;
+    out[1] = r.output_tokens;
+    out[2] = r.cache_read_input_tokens;
+    out[3] = r.cache_creation_input_tokens;
+}
+
+static void assert_response(const rp_transcript_message *m, const want_response *w,
+                            const char *model)
+{
+    assert_string_equal(m->id, w->id);
+    assert_string_equal(m->model, model);
+    assert_int_equal(m->time_us, w->time_us);
+    int64_t c[4];
+    usage_counts(m->usage, c);
+    assert_int_equal(c[0], w->input);
+    assert_int_equal(c[1], w->output);
+    assert_int_equal(c[2], w->cache_read);
+    assert_int_equal(c[3], 0);
+}
+
+static void test_fixture_each_response_once(void **state)
+{
+    (void)state;
+    assert_int_equal(fixture_len, FIXTURE_SIZE);
+    rp_arena a = {0};
+    rp_transcript_chunk c;
+    assert_int_equal(rp_codex_rollout_parse(&a, fixture_text, fixture_len, NULL, &c), 0);
+    /* Each response has a token_usage_record and a token_count: charged once. */
+    assert_int_equal(c.n_messages, N_FIXTURE);
+    for (size_t i = 0; i < N_FIXTURE; i++) {
+        assert_response(&c.messages[i], &fixture_responses[i], "gpt-5");
+    }
+    assert_int_equal(c.consumed, FIXTURE_SIZE);
+    assert_int_equal(c.lines, FIXTURE_LINES);
+    assert_int_equal(c.malformed, 0);
+    assert_int_equal(c.oversized, 0);
+    assert_string_equal(c.model, "gpt-5");
+    rp_arena_free(&a);
+}
+
+/* Read in two parts cut at every byte, the second from where the first stopped with the model
+ * it remembered: the union of the two reads (the ledger dedupes ids) is the whole file's, each
+ * response at its first line's usage and model, and nothing is read twice or skipped. */
+static void test_any_cut_gives_the_same_responses(void **state)
+{
+    (void)state;
+    for (size_t cut = 0; cut <= fixture_len; cut += 7) {
+        rp_arena a = {0};
+        rp_transcript_chunk c1, c2;
+        rp_codex_rollout_parse(&a, fixture_text, cut, NULL, &c1);
+        assert_true(c1.consumed <= cut);
+        assert_true(c1.consumed == 0 || fixture_text[c1.consumed - 1] == '\n');
+        rp_codex_rollout_parse(&a, fixture_text + c1.consumed, fixture_len - c1.consumed, c1.model,
+                               &c2);
+        assert_int_equal(c1.consumed + c2.consumed, fixture_len);
+        assert_int_equal(c1.lines + c2.lines, FIXTURE_LINES);
+        assert_int_equal(c1.malformed + c2.malformed, 0);
+        bool seen[N_FIXTURE] = {false};
+        for (size_t part = 0; part < 2; part++) {
+            const rp_transcript_chunk *c = part == 0 ? &c1 : &c2;
+            for (size_t i = 0; i < c->n_messages; i++) {
+                size_t j = 0;
+                while (j < N_FIXTURE && strcmp(fixture_responses[j].id, c->messages[i].id) != 0) {
+                    j++;
+                }
+                assert_true(j < N_FIXTURE);
+                seen[j] = true;
+                /* Both lines of a response carry the same usage; only its time differs. */
+                int64_t u[4];
+                usage_counts(c->messages[i].usage, u);
+                assert_int_equal(u[0], fixture_responses[j].input);
+                assert_int_equal(u[1], fixture_responses[j].output);
+                assert_int_equal(u[2], fixture_responses[j].cache_read);
+                assert_string_equal(c->messages[i].model, "gpt-5");
+            }
+        }
+        for (size_t j = 0; j < N_FIXTURE; j++) {
+            assert_true(seen[j]);
+        }
+        rp_arena_free(&a);
+    }
+}
+
+/* A rollout's tail as the hook may see it: a token_count half written. */
+static void test_half_written_line_waits(void **state)
+{
+    (void)state;
+    /* Up to the middle of the last token_count line. */
+    size_t len = FIXTURE_LAST + 200;
+    rp_arena a = {0};
+    rp_transcript_chunk c;
+    rp_codex_rollout_parse(&a, fixture_text, len, NULL, &c);
+    assert_int_equal(c.consumed, FIXTURE_LAST);
+    assert_int_equal(c.malformed, 0);
+    assert_int_equal(c.n_messages, N_FIXTURE); /* the 4th by its token_usage_record */
+    rp_arena_free(&a);
+}
+
+#define TC(last, total)                                                                            \
+    "{\"timestamp\":\"2026-12-03T10:00:00.000Z\",\"type\":\"event_msg\",\"payload\":{\"type\":"    \
+    "\"token_count\",\"info\":{\"total_token_usage\":" total ",\"last_token_usage\":" last         \
+    "},\"rate_limits\":null}}\n"
+#define U(in, cached, out, reasoning)                                                              \
+    "{\"input_tokens\":" #in ",\"cached_input_tokens\":" #cached ",\"output_tokens\":" #out        \
+    ",\"reasoning_output_tokens\":" #reasoning ",\"total_tokens\":0}"
+#define TURN(model)                                                                                \
+    "{\"timestamp\":\"2026-12-03T10:00:00.000Z\",\"type\":\"turn_context\",\"payload\":{"          \
+    "\"model\":\"" model "\"}}\n"
+
+/* Codex sends a token_count with info null before the first response, and the same totals
+ * again when only the rate limits changed: neither charges anything. */
+static void test_duplicate_and_empty_token_counts(void **state)
+{
+    (void)state;
+    static const char text[] =
+        "{\"timestamp\":\"2026-12-03T10:00:00.000Z\",\"type\":\"event_msg\",\"payload\":{"
+        "\"type\":\"token_count\",\"info\":null,\"rate_limits\":{}}}\n" TURN("gpt-5")
+            TC(U(100, 40, 10, 2), U(100, 40, 10, 2)) TC(U(100, 40, 10, 2), U(100, 40, 10, 2))
+                TC(U(50, 0, 5, 0), U(150, 40, 15, 2)) TC(U(50, 0, 5, 0), U(150, 40, 15, 2));
+    rp_arena a = {0};
+    rp_transcript_chunk c;
+    rp_codex_rollout_parse(&a, text, sizeof text - 1, NULL, &c);
+    assert_int_equal(c.n_messages, 2);
+    assert_string_equal(c.messages[0].id, "codex-total:100:40:10:0");
+    assert_string_equal(c.messages[1].id, "codex-total:150:40:15:0");
+    int64_t u[4];
+    usage_counts(c.messages[0].usage, u);
+    assert_int_equal(u[0], 60); /* 100 input, 40 of them cached */
+    assert_int_equal(u[1], 10); /* reasoning inside output, counted once */
+    assert_int_equal(u[2], 40);
+    usage_counts(c.messages[1].usage, u);
+    assert_int_equal(u[0], 50);
+    assert_int_equal(u[1], 5);
+    assert_int_equal(u[2], 0);
+    assert_int_equal(c.malformed, 0);
+    assert_int_equal(c.lines, 6);
+    rp_arena_free(&a);
+}
+
+/* Damaged lines are skipped and counted when they could have held usage, ignored when not; the
+ * good lines around them still count. */
+static void test_damaged_lines(void **state)
+{
+    (void)state;
+    static const char text[] =
+        TURN("gpt-5") "{\"type\":\"event_msg\",\"payload\":{\"type\":\"token_count\",\"info\":{\n"
+                      "this is not JSON and mentions nothing\n"
+                      "{\"type\":\"token_usage_record\",\"payload\":{\"usage\":{\"input_tokens\":"
+                      "\"12\"},\"thread_token_usage\":{}}}\n"
+                      "{\"type\":\"token_usage_record\",\"payload\":{\"usage\":{\"input_tokens\":"
+                      "-3},\"thread_token_usage\":{}}}\n"
+                      "{\"type\":\"event_msg\",\"payload\":{\"type\":\"token_count\",\"info\":{"
+                      "\"last_token_usage\":{\"input_tokens\":5}}}}\n"
+                      "[\"token_count\"]\n" TC(U(20, 0, 2, 0), U(20, 0, 2, 0));
+    rp_arena a = {0};
+    rp_transcript_chunk c;
+    rp_codex_rollout_parse(&a, text, sizeof text - 1, NULL, &c);
+    assert_int_equal(c.lines, 8);
+    assert_int_equal(c.malformed, 5); /* all but the turn_context, the prose and the good one */
+    assert_int_equal(c.n_messages, 1);
+    assert_string_equal(c.messages[0].id, "codex-total:20:0:2:0");
+    assert_int_equal(c.consumed, sizeof text - 1);
+    rp_arena_free(&a);
+}
+
+/* Each response is charged at the model of its turn; before a chunk's first turn_context, at
+ * the model remembered from the earlier read. Cached above input (not seen, but not trusted)
+ * charges no negative input. A cache_write count is a cache write. */
+static void test_models_and_odd_counts(void **state)
+{
+    (void)state;
+    static const char text[] = TC(U(10, 0, 1, 0), U(10, 0, 1, 0)) TURN("gpt-5-mini") TC(
+        U(10, 20, 1, 0),
+        U(20, 20, 2,
+          0)) "{\"timestamp\":\"2026-12-03T10:00:01Z\",\"type\":\"token_usage_record\",\"payload\":"
+              "{\"usage\":{\"input_tokens\":30,\"cached_input_tokens\":5,\"cache_write_input_"
+              "tokens\":7,\"output_tokens\":3},\"thread_token_usage\":{\"input_tokens\":50,"
+              "\"cached_input_tokens\":25,\"cache_write_input_tokens\":7,\"output_tokens\":5}}}\n";
+    rp_arena a = {0};
+    rp_transcript_chunk c;
+    rp_codex_rollout_parse(&a, text, sizeof text - 1, "gpt-5", &c);
+    assert_int_equal(c.n_messages, 3);
+    assert_string_equal(c.messages[0].model, "gpt-5");
+    assert_string_equal(c.messages[1].model, "gpt-5-mini");
+    assert_string_equal(c.model, "gpt-5-mini");
+    int64_t u[4];
+    usage_counts(c.messages[1].usage, u);
+    assert_int_equal(u[0], 0);
+    assert_int_equal(u[2], 20);
+    usage_counts(c.messages[2].usage, u);
+    assert_int_equal(u[0], 25);
+    assert_int_equal(u[1], 3);
+    assert_int_equal(u[2], 5);
+    assert_int_equal(u[3], 7);
+    assert_string_equal(c.messages[2].id, "codex-total:50:25:5:7");
+    assert_int_equal(c.messages[2].time_us, 1796292001000000LL);
+    /* No model known at all: the response has none (the ledger marks it unpriced). */
+    rp_transcript_chunk c0;
+    rp_codex_rollout_parse(&a, TC(U(10, 0, 1, 0), U(10, 0, 1, 0)),
+                           sizeof(TC(U(10, 0, 1, 0), U(10, 0, 1, 0))) - 1, "", &c0);
+    assert_int_equal(c0.n_messages, 1);
+    assert_null(c0.messages[0].model);
+    assert_null(c0.model);
+    rp_arena_free(&a);
+}
+
+/* A runaway line does not stall the reader: consumed as one oversized line, even unfinished. */
+static void test_oversized_line(void **state)
+{
+    (void)state;
+    size_t big = RP_TRANSCRIPT_MAX_LINE + 10;
+    char *text = malloc(big + 200);
+    memset(text, 'x', big);
+    memcpy(text, "token_count", 11);
+    rp_arena a = {0};
+    rp_transcript_chunk c;
+    rp_codex_rollout_parse(&a, text, big, NULL, &c);
+    assert_int_equal(c.consumed, big);
+    assert_int_equal(c.oversized, 1);
+    assert_int_equal(c.n_messages, 0);
+    free(text);
+    rp_arena_free(&a);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_fixture_each_response_once),
+        cmocka_unit_test(test_any_cut_gives_the_same_responses),
+        cmocka_unit_test(test_half_written_line_waits),
+        cmocka_unit_test(test_duplicate_and_empty_token_counts),
+        cmocka_unit_test(test_damaged_lines),
+        cmocka_unit_test(test_models_and_odd_counts),
+        cmocka_unit_test(test_oversized_line),
+    };
+    return cmocka_run_group_tests(tests, load_fixture, free_fixture);
+}
