@@ -118,26 +118,49 @@ static bool arrived(const char *data, size_t len, const char *needle)
     return ended;
 }
 
+/* The last CONSUMED_TAIL bytes before `offset`, malloc'd into *buf (*len 0 on a read error).
+ * The tail starts mid-line: its first line reads as malformed and is skipped. */
+static void read_tail(const char *path, int64_t offset, char **buf, size_t *len)
+{
+    size_t want = offset > CONSUMED_TAIL ? CONSUMED_TAIL : (size_t)offset;
+    *buf = malloc(want ? want : 1);
+    if (*buf == NULL) {
+        abort();
+    }
+    *len = 0;
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) {
+        return;
+    }
+    ssize_t n = want ? pread(fd, *buf, want, (off_t)(offset - (int64_t)want)) : 0;
+    *len = n > 0 ? (size_t)n : 0;
+    close(fd);
+}
+
 /* True when the last bytes read before `offset` already hold what a wait would be for (the
  * tool_use of a second tool call of one message, a turn's end read by an earlier Stop). A read
  * error counts as no. */
 static bool arrived_before(const char *path, int64_t offset, const char *needle)
 {
-    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-    if (fd < 0) {
-        return false;
-    }
-    size_t want = offset > CONSUMED_TAIL ? CONSUMED_TAIL : (size_t)offset;
-    char *buf = malloc(want ? want : 1);
-    if (buf == NULL) {
-        abort();
-    }
-    ssize_t n = want ? pread(fd, buf, want, (off_t)(offset - (int64_t)want)) : 0;
-    /* The tail starts mid-line: its first line reads as malformed and is skipped. */
-    bool found = n > 0 && arrived(buf, (size_t)n, needle);
+    char *buf;
+    size_t n;
+    read_tail(path, offset, &buf, &n);
+    bool found = n > 0 && arrived(buf, n, needle);
     free(buf);
-    close(fd);
     return found;
+}
+
+/* Codex writes a call's completed item before its PostToolUse, so it is in this call's new
+ * bytes, unless another event of the session (a parallel call's) read past it first: then it
+ * is in the last bytes read before them. */
+static rp_tool_outcome codex_outcome_before(const char *path, int64_t offset, const char *call_id)
+{
+    char *buf;
+    size_t n;
+    read_tail(path, offset, &buf, &n);
+    rp_tool_outcome outcome = rp_codex_rollout_call_outcome(buf, n, call_id);
+    free(buf);
+    return outcome;
 }
 
 /* The ledger row of one message. The time is the message's own, but never in the future nor
@@ -268,7 +291,11 @@ int rp_hook_record_transcript(rp_store *store, const rp_pricing *pricing,
         }
     }
     stats->found = rc == 0;
+    const char *call_id = src->format == RP_TRANSCRIPT_CODEX ? src->tool_use_id : NULL;
     if (rc != 0 || (data == NULL && offset == stored)) {
+        if (rc == 0 && call_id != NULL) {
+            stats->call_outcome = codex_outcome_before(src->path, stored, call_id);
+        }
         rp_arena_free(&a); /* missing, unreadable, or nothing new */
         return rc > 0 ? 0 : rc;
     }
@@ -278,7 +305,11 @@ int rp_hook_record_transcript(rp_store *store, const rp_pricing *pricing,
     } else if (src->format == RP_TRANSCRIPT_CODEX) {
         /* A usage line names no model: the one remembered from earlier reads until the
          * chunk's first turn_context. */
-        rp_codex_rollout_parse(&a, data, len, stats->model, &chunk);
+        rp_codex_rollout_parse_call(&a, data, len, stats->model, call_id, &chunk,
+                                    &stats->call_outcome);
+        if (call_id != NULL && stats->call_outcome == RP_TOOL_UNKNOWN && offset == stored) {
+            stats->call_outcome = codex_outcome_before(src->path, stored, call_id);
+        }
     } else {
         /* Only at the end of the file can the end of the turn complete the last message. */
         rp_transcript_parse(&a, data, len, src->final && at_eof, src->tool_use_id, &chunk);
@@ -289,8 +320,10 @@ int rp_hook_record_transcript(rp_store *store, const rp_pricing *pricing,
     rc = record_chunk(store, pricing, src, &chunk, offset + (int64_t)chunk.consumed, stats, err,
                       err_size);
     if (rc != 0) {
-        memset(stats, 0, sizeof *stats); /* rolled back: nothing was recorded */
+        rp_tool_outcome call_outcome = stats->call_outcome; /* read, whatever the ledger did */
+        memset(stats, 0, sizeof *stats);                    /* rolled back: nothing was recorded */
         stats->found = true;
+        stats->call_outcome = call_outcome;
     } else {
         memcpy(stats->model, model, sizeof model);
     }
@@ -372,6 +405,10 @@ void rp_hook_spend_before_eval(rp_store *store, const rp_json *config_pricing, c
     }
     rp_json *ctx = (rp_json *)rp_json_get(&call->event, "context");
     bool tool = claude && (call->phase == RP_HOOK_PRE_TOOL || call->phase == RP_HOOK_POST_TOOL);
+    /* A Codex result with no error signal of its own: its item in the rollout has one. */
+    rp_json *data = (rp_json *)rp_json_get(&call->event, "data");
+    bool codex_result = codex && call->phase == RP_HOOK_POST_TOOL && rp_json_is_object(data) &&
+                        rp_json_get(data, "is_error") == NULL;
     rp_transcript_source src = {
         .format = gemini  ? RP_TRANSCRIPT_GEMINI
                   : codex ? RP_TRANSCRIPT_CODEX
@@ -384,7 +421,7 @@ void rp_hook_spend_before_eval(rp_store *store, const rp_json *config_pricing, c
         /* A new prompt, too, comes only after the previous answer was complete. */
         .final = claude && (call->phase == RP_HOOK_STOP || call->phase == RP_HOOK_SESSION_END ||
                             call->phase == RP_HOOK_PROMPT),
-        .tool_use_id = tool ? rp_json_get_str(ctx, "tool_use_id") : NULL,
+        .tool_use_id = tool || codex_result ? rp_json_get_str(ctx, "tool_use_id") : NULL,
         /* Before a tool runs, the message asking for it must be charged, and at the end of a
          * turn its last message: worth a short wait for them to be written. */
         .wait_ms = claude && (call->phase == RP_HOOK_PRE_TOOL || call->phase == RP_HOOK_STOP ||
@@ -398,6 +435,10 @@ void rp_hook_spend_before_eval(rp_store *store, const rp_json *config_pricing, c
     read_transcript(store, pricing, &src, &stats);
     if (gemini && stats.found) {
         drop_hook_usage(call);
+    }
+    if (codex_result && stats.call_outcome != RP_TOOL_UNKNOWN) {
+        rp_json_object_set(a, data, "is_error",
+                           rp_json_make_bool(stats.call_outcome == RP_TOOL_ERROR));
     }
     if (claude) {
         read_subagent_transcript(store, pricing, payload, call, a);

@@ -14,6 +14,7 @@
 
 #include "engine/pricing.h"
 #include "hosts/host.h"
+#include "hosts/tool_result.h"
 #include "store/store.h"
 
 #define RP_HOOK_TRANSCRIPT_MAX_READ (64u << 20) /* per call; the rest is read next time */
@@ -32,6 +33,9 @@ typedef struct rp_transcript_stats {
      * now or by an earlier call (remembered in the store); "" when none was ever seen. */
     char model[160];
     bool found; /* the transcript exists */
+    /* Codex: how the tool call src->tool_use_id ended, from its completed item in the rollout
+     * (the new bytes, else the last bytes read before them); RP_TOOL_UNKNOWN when not found. */
+    rp_tool_outcome call_outcome;
 } rp_transcript_stats;
 
 typedef enum rp_transcript_format {
@@ -49,7 +53,7 @@ typedef struct rp_transcript_source {
     const char *path; /* NULL or "": nothing to read */
     bool final;       /* the turn is over (Stop, SubagentStop, SessionEnd, a new prompt) */
     /* The tool_use the host is acting on (PreToolUse/PostToolUse), or NULL: the message that
-     * requested it is complete. */
+     * requested it is complete (Claude Code); the call whose outcome is looked for (Codex). */
     const char *tool_use_id;
     /* How long to wait for what the call is about to be written, when it is neither in the new
      * bytes nor in the last 64 KB read before: with tool_use_id the message that requested
@@ -89,7 +93,9 @@ int rp_hook_record_transcript(rp_store *store, const rp_pricing *pricing,
  * sub-agent's transcript to its end. Gemini: once the recording was read, the AfterModel usage
  * (call->usage and the event's data.usage) is dropped, so a response is never counted twice.
  * Codex: the rollout file (transcript_path) on PreToolUse, UserPromptSubmit, PostToolUse and
- * Stop; its lines are written whole, so nothing waits and nothing needs `final`. Other hosts:
+ * Stop; its lines are written whole, so nothing waits and nothing needs `final`. A Codex
+ * PostToolUse whose result has no is_error (its shell tool sends the output text only) gets it
+ * from the call's completed item in the rollout, found in the same read. Other hosts:
  * nothing. config_pricing is the config's pricing: block (may be NULL); payload the host's
  * parsed input. A problem is logged to stderr, never fatal: the decision must not wait on the
  * transcript, and spend that cannot be read cannot be invented either. */

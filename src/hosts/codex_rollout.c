@@ -2,7 +2,8 @@
  *
  * One pass over the chunk's complete lines. A rollout line can be large (a tool's whole output,
  * the base instructions), and most say nothing about spend: a line is parsed only when it
- * contains one of the words of the three line types read, and then in a scratch arena reset per
+ * contains one of the words of the three line types read (or, when a tool call's outcome is
+ * looked for, "item_completed" and the call's quoted id), and then in a scratch arena reset per
  * line; only the few fields kept are copied out. */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE /* memmem */
@@ -24,6 +25,9 @@ typedef struct rollout_state {
     const char *last_id; /* of the last response emitted */
     rp_transcript_chunk *out;
     size_t cap;
+    const char *call_id; /* the tool call whose outcome is looked for, or NULL */
+    const char *needle;  /* "id":"CALL_ID", as Codex writes it */
+    rp_tool_outcome call_outcome;
 } rollout_state;
 
 /* Only a line with one of these words can hold usage or a model. */
@@ -36,6 +40,45 @@ static bool may_matter(const char *line, size_t len)
         }
     }
     return false;
+}
+
+/* Only a line with both can be the completed item of the call whose id is `needle`. */
+static bool may_be_item(const char *line, size_t len, const char *needle)
+{
+    static const char word[] = "item_completed";
+    return needle != NULL && memmem(line, len, word, sizeof word - 1) != NULL &&
+           memmem(line, len, needle, strlen(needle)) != NULL;
+}
+
+static bool str_is(const char *s, const char *want)
+{
+    return s != NULL && strcmp(s, want) == 0;
+}
+
+/* True when `line` is the item_completed of call_id, with *outcome what it says. Codex's items
+ * of a tool call (CommandExecution, FileChange, McpToolCall, DynamicToolCall) share `status`; a
+ * command also has its exit_code, which is the signal even if the status were to disagree. */
+static bool item_outcome(const rp_json *line, const char *call_id, rp_tool_outcome *outcome)
+{
+    const rp_json *payload = rp_json_get(line, "payload");
+    const rp_json *item = rp_json_get(payload, "item");
+    if (!str_is(rp_json_get_str(line, "type"), "event_msg") ||
+        !str_is(rp_json_get_str(payload, "type"), "item_completed") ||
+        !str_is(rp_json_get_str(item, "id"), call_id)) {
+        return false;
+    }
+    const char *status = rp_json_get_str(item, "status");
+    const rp_json *code = rp_json_get(item, "exit_code");
+    bool nonzero =
+        code != NULL && rp_json_is_integer(code) && !(code->type == RP_JSON_INT && code->v.i == 0);
+    if (nonzero || str_is(status, "failed")) {
+        *outcome = RP_TOOL_ERROR;
+    } else if (str_is(status, "completed")) {
+        *outcome = RP_TOOL_OK;
+    } else {
+        *outcome = RP_TOOL_UNKNOWN; /* in progress, declined, or a status not known */
+    }
+    return true;
 }
 
 /* A Codex usage object's counts, checked by the ledger's own rule (rp_usage_read: integers >= 0,
@@ -93,14 +136,9 @@ static void emit(rollout_state *s, const char *id, int64_t time_us, const rp_usa
     s->last_id = m->id;
 }
 
-/* One complete line (without its '\n'), parsed in scratch. */
-static line_kind read_line(rollout_state *s, rp_arena *scratch, const char *text, size_t len)
+/* One complete line that may hold usage or a model, parsed in scratch. */
+static line_kind read_usage(rollout_state *s, rp_arena *scratch, const rp_json *line)
 {
-    rp_json_error jerr;
-    const rp_json *line = rp_json_parse(scratch, text, len, &jerr);
-    if (line == NULL || line->type != RP_JSON_OBJECT) {
-        return LINE_MALFORMED;
-    }
     const char *type = rp_json_get_str(line, "type");
     const rp_json *payload = rp_json_get(line, "payload");
     if (type == NULL) {
@@ -154,13 +192,47 @@ static line_kind read_line(rollout_state *s, rp_arena *scratch, const char *text
     return LINE_IGNORED;
 }
 
+/* One complete line (without its '\n'): parsed in scratch when it may matter. */
+static line_kind read_line(rollout_state *s, rp_arena *scratch, const char *text, size_t len)
+{
+    bool usage = may_matter(text, len);
+    bool item = may_be_item(text, len, s->needle);
+    if (!usage && !item) {
+        return LINE_IGNORED;
+    }
+    rp_arena_reset(scratch);
+    rp_json_error jerr;
+    const rp_json *line = rp_json_parse(scratch, text, len, &jerr);
+    if (line == NULL || line->type != RP_JSON_OBJECT) {
+        return LINE_MALFORMED;
+    }
+    rp_tool_outcome outcome;
+    if (item && item_outcome(line, s->call_id, &outcome)) {
+        s->call_outcome = outcome;
+    }
+    return usage ? read_usage(s, scratch, line) : LINE_IGNORED;
+}
+
 int rp_codex_rollout_parse(rp_arena *a, const char *chunk, size_t len, const char *model,
                            rp_transcript_chunk *out)
 {
+    return rp_codex_rollout_parse_call(a, chunk, len, model, NULL, out, NULL);
+}
+
+int rp_codex_rollout_parse_call(rp_arena *a, const char *chunk, size_t len, const char *model,
+                                const char *call_id, rp_transcript_chunk *out,
+                                rp_tool_outcome *call_outcome)
+{
     memset(out, 0, sizeof *out);
-    rollout_state s = {
-        .a = a, .model = model && model[0] ? rp_arena_strdup(a, model) : NULL, .out = out};
+    rollout_state s = {.a = a,
+                       .model = model && model[0] ? rp_arena_strdup(a, model) : NULL,
+                       .out = out,
+                       .call_id = call_id,
+                       .needle = call_id ? rp_arena_sprintf(a, "\"id\":\"%s\"", call_id) : NULL};
     out->messages = rp_arena_alloc(a, sizeof *out->messages);
+    if (call_outcome != NULL) {
+        *call_outcome = RP_TOOL_UNKNOWN;
+    }
     if (chunk == NULL) {
         return 0;
     }
@@ -178,11 +250,7 @@ int rp_codex_rollout_parse(rp_arena *a, const char *chunk, size_t len, const cha
             pos = len;
         } else {
             if (line_len <= RP_TRANSCRIPT_MAX_LINE) {
-                kind = LINE_IGNORED;
-                if (may_matter(chunk + pos, line_len)) {
-                    rp_arena_reset(&scratch);
-                    kind = read_line(&s, &scratch, chunk + pos, line_len);
-                }
+                kind = read_line(&s, &scratch, chunk + pos, line_len);
             }
             pos += line_len + 1;
         }
@@ -192,5 +260,38 @@ int rp_codex_rollout_parse(rp_arena *a, const char *chunk, size_t len, const cha
     }
     rp_arena_free(&scratch);
     out->consumed = pos;
+    if (call_outcome != NULL) {
+        *call_outcome = s.call_outcome;
+    }
     return 0;
+}
+
+rp_tool_outcome rp_codex_rollout_call_outcome(const char *chunk, size_t len, const char *call_id)
+{
+    if (chunk == NULL || call_id == NULL) {
+        return RP_TOOL_UNKNOWN;
+    }
+    rp_arena a = {0};
+    rp_arena scratch = {0};
+    rp_tool_outcome found = RP_TOOL_UNKNOWN;
+    const char *needle = rp_arena_sprintf(&a, "\"id\":\"%s\"", call_id);
+    size_t pos = 0;
+    const char *nl;
+    while (pos < len && (nl = memchr(chunk + pos, '\n', len - pos)) != NULL) {
+        size_t line_len = (size_t)(nl - (chunk + pos));
+        if (line_len <= RP_TRANSCRIPT_MAX_LINE && may_be_item(chunk + pos, line_len, needle)) {
+            rp_arena_reset(&scratch);
+            rp_json_error jerr;
+            const rp_json *line = rp_json_parse(&scratch, chunk + pos, line_len, &jerr);
+            rp_tool_outcome outcome;
+            if (line != NULL && line->type == RP_JSON_OBJECT &&
+                item_outcome(line, call_id, &outcome)) {
+                found = outcome;
+            }
+        }
+        pos += line_len + 1;
+    }
+    rp_arena_free(&scratch);
+    rp_arena_free(&a);
+    return found;
 }

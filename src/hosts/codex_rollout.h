@@ -23,6 +23,13 @@
  * cached_input_tokens, cache write = cache_write_input_tokens, output = output_tokens
  * (reasoning included once, billed as output).
  *
+ * The rollout also says how each tool call ended, which Codex's PostToolUse payload does not
+ * (its shell tool's tool_response is the output text only): before the hook runs, Codex writes
+ *   {"type":"event_msg","payload":{"type":"item_completed","item":{"type":"CommandExecution",
+ *     "id":CALL_ID,"status":"completed"|"failed","exit_code":N,...}}}
+ * (the hook's tool_use_id is CALL_ID); a patch is a FileChange item and an MCP call a
+ * McpToolCall item, each with the same `status`.
+ *
  * Pure: the caller (src/cli/hook_spend.c) reads the bytes and remembers the offset; the result
  * is the Claude reader's rp_transcript_chunk, so the ledger path is one. */
 #ifndef RAMPART_HOSTS_CODEX_ROLLOUT_H
@@ -31,6 +38,7 @@
 #include <stddef.h>
 
 #include "core/arena.h"
+#include "hosts/tool_result.h"
 #include "hosts/transcript.h"
 
 /* Reads chunk[0..len): the rollout from a remembered offset to (some) end. Only complete lines
@@ -45,5 +53,21 @@
  * usage objects live in `a`. Never fails on content; returns 0. */
 int rp_codex_rollout_parse(rp_arena *a, const char *chunk, size_t len, const char *model,
                            rp_transcript_chunk *out);
+
+/* rp_codex_rollout_parse, and in the same pass the outcome of tool call `call_id` (NULL: none
+ * looked for) from its completed item among the chunk's complete lines
+ * (rp_codex_rollout_call_outcome's rule; a line that can be that item but is not JSON counts as
+ * malformed). *call_outcome is RP_TOOL_UNKNOWN when the chunk has no such item. */
+int rp_codex_rollout_parse_call(rp_arena *a, const char *chunk, size_t len, const char *model,
+                                const char *call_id, rp_transcript_chunk *out,
+                                rp_tool_outcome *call_outcome);
+
+/* The outcome of tool call `call_id` from the last item_completed of that id among the complete
+ * lines of chunk[0..len) (a first line that is cut, as in a tail read from mid-file, is not JSON
+ * and is skipped): ERROR when its status is "failed" or its exit_code an integer other than 0;
+ * OK when its status is "completed" (and its exit_code, if any, 0); else, and when no line is
+ * that item, RP_TOOL_UNKNOWN. Only lines containing "item_completed" and the quoted call id are
+ * parsed, each in a scratch arena freed before returning. */
+rp_tool_outcome rp_codex_rollout_call_outcome(const char *chunk, size_t len, const char *call_id);
 
 #endif

@@ -86,6 +86,41 @@ thrash codex codex_failed \
     '{"session_id":"cx","turn_id":"t","transcript_path":null,"cwd":"/tmp","hook_event_name":"PreToolUse","model":"gpt-5.5","permission_mode":"bypassPermissions","tool_name":"Bash","tool_input":{"command":"ls /tmp"},"tool_use_id":"call_8"}' \
     '"permissionDecision":"deny"'
 
+# Codex's shell tool: tool_response is the output text only; how the command ended is in the
+# rollout (transcript_path), whose item_completed for the call Codex writes before the hook
+# runs (tests/data/hosts/codex/rollout/). Each failed item is appended just before its
+# PostToolUse, as Codex does.
+CX_ROLLOUT=$TMP/rollout-cxb.jsonl
+: >"$CX_ROLLOUT"
+# codex_item ID STATUS EXIT OUTPUT: one item_completed line of a shell call, as Codex 0.171 writes it.
+codex_item() {
+    printf '{"timestamp":"2026-12-01T10:00:00.000Z","type":"event_msg","payload":{"type":"item_completed","thread_id":"t","turn_id":"t","item":{"type":"CommandExecution","id":"%s","command":["/bin/bash","-lc","ls"],"status":"%s","aggregated_output":"%s\\n","exit_code":%s}}}\n' "$1" "$2" "$4" "$3"
+}
+codex_bash_failed() {
+    codex_item "call_b$1" failed 2 "$(printf "$LS_ERR" "$1")" >>"$CX_ROLLOUT"
+    printf '{"session_id":"cxb","turn_id":"t","transcript_path":"%s","cwd":"/tmp","hook_event_name":"PostToolUse","model":"gpt-5.5","permission_mode":"bypassPermissions","tool_name":"Bash","tool_input":{"command":"ls /nonexistent-%s"},"tool_response":"'"$LS_ERR"'\\n","tool_use_id":"call_b%s"}' "$CX_ROLLOUT" "$1" "$1" "$1"
+}
+thrash codex codex_bash_failed \
+    '{"session_id":"cxb","turn_id":"t","transcript_path":"'"$CX_ROLLOUT"'","cwd":"/tmp","hook_event_name":"PreToolUse","model":"gpt-5.5","permission_mode":"bypassPermissions","tool_name":"Bash","tool_input":{"command":"ls /tmp"},"tool_use_id":"call_b8"}' \
+    '"permissionDecision":"deny"'
+
+# The rollout's word beats the text: seven commands that exited 0 although their output reads
+# like an error to the heuristics (a build log's "error:" lines) are no streak. All seven items are written first, so every PostToolUse after
+# the first finds its item in bytes an earlier hook already read.
+CX_ROLLOUT=$TMP/rollout-cxo.jsonl
+for i in 1 2 3 4 5 6 7; do
+    codex_item "call_o$i" completed 0 "error: unused variable x$i"
+done >"$CX_ROLLOUT"
+for i in 1 2 3 4 5 6 7; do
+    hook codex codex "$(printf '{"session_id":"cxo","turn_id":"t","transcript_path":"%s","cwd":"/tmp","hook_event_name":"PostToolUse","model":"gpt-5.5","permission_mode":"bypassPermissions","tool_name":"Bash","tool_input":{"command":"cat build-%s.log"},"tool_response":"error: unused variable x%s\\n","tool_use_id":"call_o%s"}' "$CX_ROLLOUT" "$i" "$i" "$i")"
+done
+hook codex codex '{"session_id":"cxo","turn_id":"t","transcript_path":"'"$CX_ROLLOUT"'","cwd":"/tmp","hook_event_name":"PreToolUse","model":"gpt-5.5","permission_mode":"bypassPermissions","tool_name":"Bash","tool_input":{"command":"ls /tmp"},"tool_use_id":"call_o8"}'
+if [ ! -s "$TMP/out" ]; then
+    pass "codex: commands the rollout says exited 0 are no streak, whatever their text"
+else
+    fail "codex: commands the rollout says exited 0 are no streak, whatever their text" "$(cat "$TMP/out" "$TMP/err")"
+fi
+
 # Gemini CLI: the shell reports a failed command with no error, only "Exit Code: N" after the
 # output. Gemini cannot ask: a deny.
 gemini_failed() {

@@ -3,7 +3,7 @@
  * (tests/data/hosts/codex/rollout/session.jsonl, home paths rewritten to /home/dev), each
  * response once with the ledger's split of its counts, the same result however the file is cut
  * into reads, duplicate and empty token_count events, damaged and half-written lines, the model
- * of each turn. */
+ * of each turn; how a tool call ended, from its completed item. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -296,6 +296,129 @@ static void test_oversized_line(void **state)
     rp_arena_free(&a);
 }
 
+/* Where line n (1-based) of the fixture ends, its '\n' included. */
+static size_t fixture_line_end(int n)
+{
+    size_t pos = 0;
+    for (int i = 0; i < n; i++) {
+        const char *nl = memchr(fixture_text + pos, '\n', fixture_len - pos);
+        assert_non_null(nl);
+        pos = (size_t)(nl - fixture_text) + 1;
+    }
+    return pos;
+}
+
+/* The rollout as Codex had written it when the PostToolUse of each shell call ran (12, 17, 22
+ * lines): the call's item is there, `ls /nonexistent-x` failed with exit code 2, the echoes
+ * succeeded; the spend read in the same pass is unchanged. */
+static void test_call_outcome_from_fixture(void **state)
+{
+    (void)state;
+    static const struct {
+        int lines;
+        const char *call;
+        rp_tool_outcome want;
+    } cases[] = {
+        {12, "call_lab1_0", RP_TOOL_OK},
+        {17, "call_lab1_1", RP_TOOL_ERROR},
+        {22, "call_lab1_2", RP_TOOL_OK},
+        {17, "call_lab1_2", RP_TOOL_UNKNOWN},
+        {FIXTURE_LINES, "call_lab1_9", RP_TOOL_UNKNOWN},
+        {FIXTURE_LINES, "call_lab1", RP_TOOL_UNKNOWN},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        size_t len = fixture_line_end(cases[i].lines);
+        rp_arena a = {0};
+        rp_transcript_chunk plain, c;
+        rp_codex_rollout_parse(&a, fixture_text, len, NULL, &plain);
+        rp_tool_outcome got = RP_TOOL_ERROR + 1;
+        rp_codex_rollout_parse_call(&a, fixture_text, len, NULL, cases[i].call, &c, &got);
+        assert_int_equal(got, cases[i].want);
+        assert_int_equal(c.n_messages, plain.n_messages);
+        assert_int_equal(c.consumed, plain.consumed);
+        assert_int_equal(c.malformed, 0);
+        assert_int_equal(rp_codex_rollout_call_outcome(fixture_text, len, cases[i].call),
+                         cases[i].want);
+        rp_arena_free(&a);
+    }
+    /* Read from the middle of the failed call's item line (a tail), it is not found. */
+    size_t mid = fixture_line_end(16) + 100;
+    assert_int_equal(rp_codex_rollout_call_outcome(fixture_text + mid, fixture_line_end(17) - mid,
+                                                   "call_lab1_1"),
+                     RP_TOOL_UNKNOWN);
+}
+
+#define ITEM(body)                                                                                 \
+    "{\"timestamp\":\"2026-12-03T10:00:00.000Z\",\"type\":\"event_msg\",\"payload\":{\"type\":"    \
+    "\"item_completed\",\"item\":" body "}}\n"
+
+/* The status and the exit code of each kind of item; the last item of the id counts; a line
+ * that only mentions the id (another command's output) is not its item; a damaged item line is
+ * malformed and says nothing; a half-written one waits. */
+static void test_call_outcome_lines(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *text;
+        rp_tool_outcome want;
+        size_t malformed;
+    } cases[] = {
+        {ITEM("{\"type\":\"CommandExecution\",\"id\":\"c1\",\"status\":\"completed\",\"exit_code\":"
+              "3}"),
+         RP_TOOL_ERROR, 0},
+        {ITEM("{\"type\":\"CommandExecution\",\"id\":\"c1\",\"status\":\"failed\"}"), RP_TOOL_ERROR,
+         0},
+        {ITEM("{\"type\":\"McpToolCall\",\"id\":\"c1\",\"status\":\"failed\",\"error\":{}}"),
+         RP_TOOL_ERROR, 0},
+        {ITEM("{\"type\":\"FileChange\",\"id\":\"c1\",\"status\":\"completed\"}"), RP_TOOL_OK, 0},
+        {ITEM("{\"type\":\"CommandExecution\",\"id\":\"c1\",\"status\":\"declined\"}"),
+         RP_TOOL_UNKNOWN, 0},
+        {ITEM("{\"type\":\"CommandExecution\",\"id\":\"c1\",\"status\":\"failed\",\"exit_code\":1}")
+             ITEM("{\"type\":\"CommandExecution\",\"id\":\"c1\",\"status\":\"completed\","
+                  "\"exit_code\":0}"),
+         RP_TOOL_OK, 0},
+        {ITEM("{\"type\":\"CommandExecution\",\"id\":\"c2\",\"status\":\"failed\","
+              "\"aggregated_output\":\"{\\\"id\\\":\\\"c1\\\"}\"}"),
+         RP_TOOL_UNKNOWN, 0},
+        {"{\"type\":\"event_msg\",\"payload\":{\"type\":\"item_completed\",\"item\":{\"id\":\"c1\","
+         "\"status\":\"failed\"\n",
+         RP_TOOL_UNKNOWN, 1},
+        {"{\"type\":\"event_msg\",\"payload\":{\"type\":\"item_completed\",\"item\":{\"id\":\"c1\","
+         "\"status\":\"failed\"}}}",
+         RP_TOOL_UNKNOWN, 0},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const char *text = cases[i].text;
+        rp_arena a = {0};
+        rp_transcript_chunk c;
+        rp_tool_outcome got = RP_TOOL_ERROR + 1;
+        rp_codex_rollout_parse_call(&a, text, strlen(text), "gpt-5", "c1", &c, &got);
+        assert_int_equal(got, cases[i].want);
+        assert_int_equal(c.malformed, cases[i].malformed);
+        assert_int_equal(c.n_messages, 0);
+        assert_int_equal(rp_codex_rollout_call_outcome(text, strlen(text), "c1"), cases[i].want);
+        rp_arena_free(&a);
+    }
+    /* The half-written item is left for the next read, then found. */
+    static const char half[] = "{\"type\":\"event_msg\",\"payload\":{\"type\":\"item_completed\","
+                               "\"item\":{\"id\":\"c1\",\"status\":\"failed\"}}}";
+    rp_arena a = {0};
+    rp_transcript_chunk c;
+    rp_tool_outcome got;
+    rp_codex_rollout_parse_call(&a, half, sizeof half - 1, NULL, "c1", &c, &got);
+    assert_int_equal(c.consumed, 0);
+    char whole[sizeof half + 1];
+    snprintf(whole, sizeof whole, "%s\n", half);
+    rp_codex_rollout_parse_call(&a, whole, strlen(whole), NULL, "c1", &c, &got);
+    assert_int_equal(got, RP_TOOL_ERROR);
+    assert_int_equal(c.consumed, strlen(whole));
+    /* No call looked for: nothing to find. */
+    rp_codex_rollout_parse_call(&a, whole, strlen(whole), NULL, NULL, &c, &got);
+    assert_int_equal(got, RP_TOOL_UNKNOWN);
+    assert_int_equal(c.malformed, 0);
+    rp_arena_free(&a);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -306,6 +429,8 @@ int main(void)
         cmocka_unit_test(test_damaged_lines),
         cmocka_unit_test(test_models_and_odd_counts),
         cmocka_unit_test(test_oversized_line),
+        cmocka_unit_test(test_call_outcome_from_fixture),
+        cmocka_unit_test(test_call_outcome_lines),
     };
     return cmocka_run_group_tests(tests, load_fixture, free_fixture);
 }
