@@ -28,8 +28,8 @@ fi
 check_node() {
     node_ok && return 0
     echo "!!!!! deps: node 20+ with npm is needed for the real-host suite (tests/realhosts) and is" >&2
-    echo "!!!!! not installed (node: $(node --version 2>/dev/null || echo none)); install Node 20 (e.g." >&2
-    echo "!!!!! https://github.com/nodesource/distributions) or set RAMPART_REALHOSTS_ALLOW_SKIP=1" >&2
+    echo "!!!!! not installed (node: $(node --version 2>/dev/null || echo none)); install Node 20 (NodeSource's nodejs" >&2
+    echo "!!!!! package, say) or set RAMPART_REALHOSTS_ALLOW_SKIP=1" >&2
     if [ "${CI:-}" = true ] && [ "${RAMPART_REALHOSTS_ALLOW_SKIP:-}" != 1 ]; then exit 1; fi
 }
 
