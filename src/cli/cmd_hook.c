@@ -233,8 +233,8 @@ static bool hook_trusted(void *self, const char *dir)
  * (src/cli/hook_spend.h). */
 static void record_transcript(hook_run *r)
 {
-    rp_hook_spend_before_eval(r->store, r->cfg->pricing, r->o.host->name, r->payload, &r->call,
-                              &r->arena);
+    rp_hook_spend_before_eval(r->store, r->cfg->pricing, rp_session_reads_spend(r->cfg),
+                              r->o.host->name, r->payload, &r->call, &r->arena);
 }
 
 /* The reason of a prompt ASK on a host that can only block, with how to approve it: the

@@ -387,8 +387,9 @@ static void drop_hook_usage(rp_hook_call *call)
     call->usage = NULL;
 }
 
-void rp_hook_spend_before_eval(rp_store *store, const rp_json *config_pricing, const char *host,
-                               const rp_json *payload, rp_hook_call *call, rp_arena *a)
+void rp_hook_spend_before_eval(rp_store *store, const rp_json *config_pricing, bool may_wait,
+                               const char *host, const rp_json *payload, rp_hook_call *call,
+                               rp_arena *a)
 {
     bool claude = strcmp(host, "claude-code") == 0;
     bool gemini = strcmp(host, "gemini") == 0;
@@ -409,6 +410,10 @@ void rp_hook_spend_before_eval(rp_store *store, const rp_json *config_pricing, c
     rp_json *data = (rp_json *)rp_json_get(&call->event, "data");
     bool codex_result = codex && call->phase == RP_HOOK_POST_TOOL && rp_json_is_object(data) &&
                         rp_json_get(data, "is_error") == NULL;
+    /* A PreToolUse waits for its tool_use line only where a policy would act on its spend: every
+     * tool call would wait otherwise. The line is read at a later event all the same. The end of
+     * a turn still waits, so that every message is in the ledger when the session ends. */
+    bool wait = claude && (may_wait || call->phase != RP_HOOK_PRE_TOOL);
     rp_transcript_source src = {
         .format = gemini  ? RP_TRANSCRIPT_GEMINI
                   : codex ? RP_TRANSCRIPT_CODEX
@@ -424,12 +429,12 @@ void rp_hook_spend_before_eval(rp_store *store, const rp_json *config_pricing, c
         .tool_use_id = tool || codex_result ? rp_json_get_str(ctx, "tool_use_id") : NULL,
         /* Before a tool runs, the message asking for it must be charged, and at the end of a
          * turn its last message: worth a short wait for them to be written. */
-        .wait_ms = claude && (call->phase == RP_HOOK_PRE_TOOL || call->phase == RP_HOOK_STOP ||
-                              call->phase == RP_HOOK_SESSION_END)
+        .wait_ms = wait && (call->phase == RP_HOOK_PRE_TOOL || call->phase == RP_HOOK_STOP ||
+                            call->phase == RP_HOOK_SESSION_END)
                        ? RP_HOOK_TRANSCRIPT_WAIT_MS
                        : 0,
         /* A sub-agent's own transcript may not exist yet when its first tool is called. */
-        .wait_for_file = claude && rp_json_get_str(ctx, "parent_session_id") != NULL,
+        .wait_for_file = wait && rp_json_get_str(ctx, "parent_session_id") != NULL,
     };
     rp_transcript_stats stats;
     read_transcript(store, pricing, &src, &stats);

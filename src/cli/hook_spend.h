@@ -98,8 +98,11 @@ int rp_hook_record_transcript(rp_store *store, const rp_pricing *pricing,
  * from the call's completed item in the rollout, found in the same read. Other hosts:
  * nothing. config_pricing is the config's pricing: block (may be NULL); payload the host's
  * parsed input. A problem is logged to stderr, never fatal: the decision must not wait on the
- * transcript, and spend that cannot be read cannot be invented either. */
-void rp_hook_spend_before_eval(rp_store *store, const rp_json *config_pricing, const char *host,
-                               const rp_json *payload, rp_hook_call *call, rp_arena *a);
+ * transcript, and spend that cannot be read cannot be invented either. may_wait is false when
+ * no policy reads spend or the model (rp_session_reads_spend): the lines are still read, but
+ * a PreToolUse does not wait for its tool_use line (a later event reads it). */
+void rp_hook_spend_before_eval(rp_store *store, const rp_json *config_pricing, bool may_wait,
+                               const char *host, const rp_json *payload, rp_hook_call *call,
+                               rp_arena *a);
 
 #endif

@@ -52,6 +52,14 @@ static void scan_config(const rp_config *cfg, needs *n)
     }
 }
 
+bool rp_session_reads_spend(const rp_config *cfg)
+{
+    needs n;
+    scan_config(cfg, &n);
+    return n.usage ||
+           (cfg->subagents && rp_json_get(cfg->subagents, "default_cost_budget") != NULL);
+}
+
 static bool is_dispatch(const rp_event *ev)
 {
     if (ev->type != RP_EV_TOOL_CALL || ev->tool_name == NULL)

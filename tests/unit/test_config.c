@@ -15,6 +15,7 @@
 #include "core/buf.h"
 #include "core/json.h"
 #include "engine/config.h"
+#include "engine/session.h"
 
 static rp_config *C;
 
@@ -722,6 +723,27 @@ static void test_single(void **state)
                                  "object, got a list");
 }
 
+/* A hook waits for spend a host has not written yet only for a config that reads it: a cost
+ * budget, cel_policy (it may read context.usage or the model), a sub-agent budget by default. */
+static void test_reads_spend(void **state)
+{
+    (void)state;
+    load("policies:\n  br: {handler: blast_radius}\n  th: {handler: detect_thrashing}\n");
+    expect_clean();
+    assert_false(rp_session_reads_spend(C));
+    load("policies:\n  br: {handler: blast_radius}\n"
+         "  cost: {handler: cost_budget, factory_params: {max_cost_usd: 1}}\n");
+    expect_clean();
+    assert_true(rp_session_reads_spend(C));
+    load("policies:\n  daily: {handler: user_daily_cost_budget, factory_params: {max_cost_usd: "
+         "1}}\n");
+    expect_clean();
+    assert_true(rp_session_reads_spend(C));
+    load("policies:\n  loop: {handler: detect_loop}\nsubagents:\n  default_cost_budget: 2.5\n");
+    expect_clean();
+    assert_true(rp_session_reads_spend(C));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -744,6 +766,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_unreadable_file, setup_dir, teardown_dir),
         cmocka_unit_test_setup_teardown(test_default_stack, setup_dir, teardown_dir),
         cmocka_unit_test_teardown(test_single, teardown),
+        cmocka_unit_test_teardown(test_reads_spend, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
