@@ -4,7 +4,7 @@
  * fixed hooks.json of rampart's shape (so the fuzzer spends its time in the TOML reader). The
  * first byte's low bit asks for a project check too. The TOML is handed over in a heap block of
  * exactly its size plus the NUL, so a read past it is an ASan finding. Invariants: every rampart
- * handler lands in exactly one of trusted/untrusted/modified/disabled; `event` names one exactly
+ * handler lands in exactly one of trusted/untrusted/modified/disabled; `event` names one only
  * when some handler does not run; a failure says why; a blank line in front of the TOML changes
  * nothing. */
 #include <stdint.h>
@@ -43,7 +43,8 @@ static int run(const char *hooks, size_t hooks_len, const char *toml, const char
     }
     check(t->trusted + t->untrusted + t->modified + t->disabled == t->ours,
           "a handler counted twice or not at all");
-    check((t->event[0] != '\0') == (t->trusted < t->ours), "event disagrees with the counts");
+    /* (an event named "" in hooks.json leaves it empty: it is only what doctor's sentence names) */
+    check(t->event[0] == '\0' || t->trusted < t->ours, "an event named while every handler runs");
     check(memchr(t->event, '\0', sizeof t->event) != NULL, "event not terminated");
     check(!t->project_untrusted || project != NULL, "project untrusted without a project");
     return rc;
