@@ -131,7 +131,12 @@ async function decide(ctx, r) {
   if (a.result === "ALLOW") return { ok: true, reason: "" };
   if (a.result === "DENY") return { ok: false, reason };
   if (ctx && ctx.hasUI && ctx.ui && ctx.ui.confirm) {
-    const yes = await ctx.ui.confirm("rampart", reason);
+    let yes = false;
+    try {
+      yes = (await ctx.ui.confirm("rampart", reason)) === true;
+    } catch (e) {
+      return { ok: false, reason: `${reason} (the confirmation failed: blocked to be safe)` };
+    }
     return yes ? { ok: true, reason: "" } : { ok: false, reason: `declined: ${reason}` };
   }
   return { ok: false, reason: `${reason} (rampart asks for approval, and there is no UI to ask in)` };
@@ -175,17 +180,23 @@ export default function (pi) {
     };
   });
 
+  // Pi sends the prompt as it is when an input handler throws: nothing here may throw.
   pi.on("input", async (/** @type {any} */ event, /** @type {any} */ ctx) => {
-    const r = runRampart("pi", { ...base(ctx, "input"), prompt: String(event.text ?? "") });
-    const d = await decide(ctx, r);
-    if (!d.ok) {
-      warn(ctx, `rampart blocked this prompt: ${d.reason}`);
+    try {
+      const r = runRampart("pi", { ...base(ctx, "input"), prompt: String(event.text ?? "") });
+      const d = await decide(ctx, r);
+      if (!d.ok) {
+        warn(ctx, `rampart blocked this prompt: ${d.reason}`);
+        return { action: "handled" };
+      }
+      // A rewrite (a secret redacted): Pi sends the rewritten text instead.
+      if (r.answer && typeof r.answer.prompt === "string")
+        return { action: "transform", text: r.answer.prompt };
+      return { action: "continue" };
+    } catch (e) {
+      warn(ctx, `rampart blocked this prompt: ${String(e && e.message ? e.message : e)}; blocked to be safe`);
       return { action: "handled" };
     }
-    // A rewrite (a secret redacted): Pi sends the rewritten text instead.
-    if (r.answer && typeof r.answer.prompt === "string")
-      return { action: "transform", text: r.answer.prompt };
-    return { action: "continue" };
   });
 
   pi.on("message_end", async (/** @type {any} */ event, /** @type {any} */ ctx) => {

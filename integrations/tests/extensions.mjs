@@ -113,6 +113,14 @@ if (mode === "installed") {
   assert.equal(await handlers.tool_result({ toolName: "bash", toolCallId: "t1", input: { command: "ls" }, content: [{ type: "text", text: "ok" }] }, ctx()), undefined);
   assert.deepEqual(await handlers.input({ text: "hello" }, ctx()), { action: "continue" });
   assert.deepEqual(await handlers.input({ text: "DENYME" }, ctx()), { action: "handled" });
+  // Pi sends a prompt as it is when its input handler throws: a confirmation that fails blocks
+  // (the prompt and the tool call), it does not throw.
+  const broken = { cwd: "/w", hasUI: true, sessionManager: { getSessionId: () => "js-s1" },
+    ui: { confirm: async () => { throw new Error("no tty"); }, notify: (m) => notes.push(m) } };
+  assert.deepEqual(await handlers.input({ text: "ASKME" }, broken), { action: "handled" });
+  assert.equal((await handlers.tool_call({ toolName: "bash", toolCallId: "t7", input: { command: "echo ASKME" } }, broken)).block, true);
+  const throwing = { get text() { throw new Error("bad event"); } };
+  assert.deepEqual(await handlers.input(throwing, ctx()), { action: "handled" });
   // A secret in a prompt is redacted, not blocked: Pi sends the transformed text.
   assert.deepEqual(await handlers.input({ text: "use key AKIAIOSFODNN7EXAMPLF", source: "interactive" }, ctx()),
     { action: "transform", text: "use key [REDACTED:aws_access_key_id]" });

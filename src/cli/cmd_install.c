@@ -304,8 +304,11 @@ static int install_extension(const rp_install_target *t, const install_args *a, 
     int rc = RP_EXIT_OK;
     int have = read_file(path, &old, NULL, prog);
     if (!rp_install_extension_text(t, argv, config[0] ? 3 : 1, &text)) {
-        fprintf(stderr, "%s: the %s extension built into this binary has no RAMPART_COMMAND line\n",
-                prog, t->host);
+        fprintf(stderr,
+                "%s: cannot write the %s extension's RAMPART_COMMAND line for %s%s%s (a path "
+                "that is not UTF-8 cannot be named there; or this binary's extension lacks the "
+                "line)\n",
+                prog, t->host, bin, config[0] ? " -c " : "", config);
         rc = RP_EXIT_FAIL;
     } else if (have < 0) {
         rc = RP_EXIT_FAIL;

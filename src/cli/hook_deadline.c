@@ -15,6 +15,7 @@ static int fallback_exit;
 static volatile sig_atomic_t answered;
 static struct timespec started;
 static int started_set;
+static int64_t armed_ms = -1; /* after `started`; -1: not armed */
 
 static void write_all(int fd, const char *p, size_t n)
 {
@@ -100,11 +101,23 @@ void rp_hook_deadline_arm(int64_t ms)
     }
     int64_t elapsed_us =
         (int64_t)(now.tv_sec - started.tv_sec) * 1000000 + (now.tv_nsec - started.tv_nsec) / 1000;
+    armed_ms = ms;
     int64_t left_us = ms * 1000 - elapsed_us;
     if (left_us < 1000)
         left_us = 1000;
     struct itimerval t = {{0, 0}, {(time_t)(left_us / 1000000), (suseconds_t)(left_us % 1000000)}};
     setitimer(ITIMER_REAL, &t, NULL);
+}
+
+int64_t rp_hook_deadline_left_ms(void)
+{
+    if (armed_ms < 0 || answered)
+        return -1;
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    int64_t elapsed_ms =
+        (int64_t)(now.tv_sec - started.tv_sec) * 1000 + (now.tv_nsec - started.tv_nsec) / 1000000;
+    return armed_ms > elapsed_ms ? armed_ms - elapsed_ms : 0;
 }
 
 void rp_hook_deadline_set_answer(const char *out, size_t out_len, const char *err, size_t err_len,

@@ -14,6 +14,9 @@
 
 /* (Re)arms the deadline at ms after the FIRST call (the hook's start), at least 1 ms from now. */
 void rp_hook_deadline_arm(int64_t ms);
+/* Milliseconds left before the armed deadline fires (0 when it is due), or -1 when none is
+ * armed: a wait inside the hook takes only a share of it (hook_spend.c). */
+int64_t rp_hook_deadline_left_ms(void);
 /* The answer the deadline gives; copied (truncated at 64 KB each). */
 void rp_hook_deadline_set_answer(const char *out, size_t out_len, const char *err, size_t err_len,
                                  int exit_code);

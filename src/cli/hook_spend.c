@@ -19,6 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cli/hook_deadline.h"
 #include "core/arena.h"
 #include "core/clock.h"
 #include "engine/usage.h"
@@ -277,11 +278,18 @@ int rp_hook_record_transcript(rp_store *store, const rp_pricing *pricing,
     const char *needle = src->tool_use_id && src->tool_use_id[0]
                              ? rp_arena_sprintf(&a, "\"%s\"", src->tool_use_id)
                              : NULL;
-    bool wait = src->wait_ms > 0 && (needle != NULL || src->final);
+    /* The wait takes at most a third of what is left of the hook's deadline (a small
+     * hosts.*.deadline_ms included): the answer must stay the decision's, never the deadline's. */
+    int64_t wait_ms = src->wait_ms;
+    int64_t left = rp_hook_deadline_left_ms();
+    if (left >= 0 && wait_ms > left / 3) {
+        wait_ms = left / 3;
+    }
+    bool wait = wait_ms > 0 && (needle != NULL || src->final);
     int go_on = src->wait_for_file ? 1 : 0; /* the highest rc that keeps waiting */
     if (rc <= go_on && rc >= 0 && wait && !arrived(data, len, needle) &&
         !arrived_before(src->path, stored, needle)) {
-        int64_t until = monotonic_ms() + src->wait_ms;
+        int64_t until = monotonic_ms() + wait_ms;
         while (rc >= 0 && rc <= go_on && !arrived(data, len, needle) && monotonic_ms() < until) {
             struct timespec step = {.tv_sec = 0, .tv_nsec = WAIT_STEP_MS * 1000000L};
             nanosleep(&step, NULL);

@@ -20,7 +20,7 @@
 #define RP_HOOK_TRANSCRIPT_MAX_READ (64u << 20) /* per call; the rest is read next time */
 /* Claude Code flushes its transcript every 100 ms: a PreToolUse waits up to this long for the
  * line of the tool_use it is about, and the end of a turn for its last message (well within
- * the hook's deadline). */
+ * the hook's deadline; a small configured deadline shortens it to a third of what is left). */
 #define RP_HOOK_TRANSCRIPT_WAIT_MS 300
 
 typedef struct rp_transcript_stats {

@@ -4,7 +4,10 @@
  * and inline tables, with bare, "basic" and 'literal' keys. That covers what Codex writes
  * (toml_edit tables) and the forms a person would type; anything else in the file is skipped
  * line by line, and a state rampart cannot read counts as untrusted (the safe reading: doctor
- * then says to trust the hook, which is harmless when it already is). */
+ * then says to trust the hook, which is harmless when it already is). The other way round must
+ * never happen, so escapes are decoded exactly as TOML does (or the string is not read), lines
+ * inside a multi-line string, array or inline table are never taken for keys, and keys under an
+ * array of tables or a header not read are not taken for the top level's. */
 #include <ctype.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -41,41 +44,74 @@ static const char *skip_ws(const char *p)
     return p;
 }
 
-/* One key segment or string value at p: bare, "basic" (\" \\ \n \t \uXXXX for ASCII) or
- * 'literal'. Returns the end, or NULL. */
+/* Appends code point v as UTF-8. */
+static void put_utf8(rp_buf *b, unsigned v)
+{
+    if (v < 0x80) {
+        rp_buf_putc(b, (char)v);
+    } else if (v < 0x800) {
+        rp_buf_putc(b, (char)(0xc0 | v >> 6));
+        rp_buf_putc(b, (char)(0x80 | (v & 0x3f)));
+    } else if (v < 0x10000) {
+        rp_buf_putc(b, (char)(0xe0 | v >> 12));
+        rp_buf_putc(b, (char)(0x80 | ((v >> 6) & 0x3f)));
+        rp_buf_putc(b, (char)(0x80 | (v & 0x3f)));
+    } else {
+        rp_buf_putc(b, (char)(0xf0 | v >> 18));
+        rp_buf_putc(b, (char)(0x80 | ((v >> 12) & 0x3f)));
+        rp_buf_putc(b, (char)(0x80 | ((v >> 6) & 0x3f)));
+        rp_buf_putc(b, (char)(0x80 | (v & 0x3f)));
+    }
+}
+
+/* One escape of a basic string at p (after the backslash), decoded as TOML does; the end, or
+ * NULL for one that is not TOML's (or a NUL, which no key here can hold). Decoding it as
+ * anything else could make a key or hash rampart reads differ from the one Codex reads. */
+static const char *read_escape(const char *p, rp_buf *b)
+{
+    static const char from[] = "btnfre\"\\", to[] = "\b\t\n\f\r\x1b\"\\";
+    int digits = *p == 'u' ? 4 : *p == 'U' ? 8 : 0;
+    if (digits == 0) {
+        const char *c = *p ? strchr(from, *p) : NULL;
+        if (!c)
+            return NULL;
+        rp_buf_putc(b, to[c - from]);
+        return p + 1;
+    }
+    unsigned long v = 0;
+    for (int k = 1; k <= digits; k++) {
+        if (!isxdigit((unsigned char)p[k]))
+            return NULL;
+        v = v * 16 + (unsigned long)(isdigit((unsigned char)p[k])
+                                         ? p[k] - '0'
+                                         : tolower((unsigned char)p[k]) - 'a' + 10);
+    }
+    if (v == 0 || v > 0x10ffff || (v >= 0xd800 && v <= 0xdfff))
+        return NULL;
+    put_utf8(b, (unsigned)v);
+    return p + 1 + digits;
+}
+
+/* One key segment or string value at p: bare, "basic" (TOML's escapes) or 'literal'. Returns
+ * the end, or NULL. */
 static const char *read_string(const char *p, rp_arena *a, const char **out, bool bare_ok)
 {
     rp_buf b = {0};
     if (*p == '"') {
-        for (p++; *p && *p != '"' && *p != '\n'; p++) {
-            if (*p != '\\') {
-                rp_buf_putc(&b, *p);
-                continue;
-            }
-            p++;
-            char c = *p == 'n' ? '\n' : *p == 't' ? '\t' : *p;
-            if (*p == 'u' && isxdigit((unsigned char)p[1])) {
-                unsigned v = 0;
-                int k = 0;
-                for (; k < 4 && isxdigit((unsigned char)p[1 + k]); k++)
-                    v = v * 16 + (unsigned)(isdigit((unsigned char)p[1 + k])
-                                                ? p[1 + k] - '0'
-                                                : (tolower((unsigned char)p[1 + k]) - 'a' + 10));
-                p += k;
-                c = v < 0x80 ? (char)v : '?';
-            }
-            if (!c)
-                break;
-            rp_buf_putc(&b, c);
+        for (p++; p && *p && *p != '"' && *p != '\n';) {
+            if (*p != '\\')
+                rp_buf_putc(&b, *p++);
+            else
+                p = read_escape(p + 1, &b);
         }
-        if (*p != '"') {
+        if (!p || *p != '"') {
             rp_buf_free(&b);
             return NULL;
         }
         p++;
     } else if (*p == '\'') {
-        const char *e = strchr(p + 1, '\'');
-        if (!e)
+        const char *e = p + 1 + strcspn(p + 1, "'\n");
+        if (*e != '\'')
             return NULL;
         rp_buf_append(&b, p + 1, (size_t)(e - p - 1));
         p = e + 1;
@@ -170,22 +206,79 @@ static bool contains(const char *dir, const char *project)
     return strncmp(dir, project, n) == 0 && (project[n] == '\0' || project[n] == '/');
 }
 
+/* Where a line leaves the strings and brackets it is in: a multi-line string (ml: the quote
+ * that closes it, '"' or '\'', else 0) or an array or inline table (depth) open at its end.
+ * Escapes, one-line strings and comments are skipped so that no bracket or quote in them
+ * counts. */
+typedef struct scan_state {
+    char ml;
+    int depth;
+} scan_state;
+
+static scan_state scan_line(const char *p, const char *eol, scan_state st)
+{
+    while (p < eol) {
+        if (st.ml) {
+            if (st.ml == '"' && *p == '\\') {
+                p += eol - p >= 2 ? 2 : 1;
+            } else if (*p == st.ml && eol - p >= 3 && p[1] == st.ml && p[2] == st.ml) {
+                for (p += 3; p < eol && *p == st.ml;)
+                    p++; /* up to two quotes just inside the closing ones */
+                st.ml = 0;
+            } else {
+                p++;
+            }
+            continue;
+        }
+        if (*p == '#')
+            break;
+        if ((*p == '"' || *p == '\'') && eol - p >= 3 && p[1] == *p && p[2] == *p) {
+            st.ml = *p;
+            p += 3;
+        } else if (*p == '"' || *p == '\'') {
+            char q = *p++;
+            while (p < eol && *p != q)
+                p += (q == '"' && *p == '\\' && eol - p >= 2) ? 2 : 1;
+            p += p < eol;
+        } else {
+            st.depth += (*p == '[' || *p == '{') - (*p == ']' || *p == '}');
+            if (st.depth < 0)
+                st.depth = 0;
+            p++;
+        }
+    }
+    return st;
+}
+
 static void read_states(const char *toml, states *s)
 {
     const char *table[MAX_SEGMENTS];
     size_t n_table = 0;
+    /* A key's table is unknown under an array of tables or a header not read: its keys are
+     * then not taken as the top level's. */
+    bool keys_off = false;
+    scan_state at = {0};
     for (const char *line = toml; line && *line;) {
         const char *next = strchr(line, '\n');
+        const char *eol = next ? next : line + strlen(line);
+        /* A line that starts inside a multi-line string or a multi-line array or inline table
+         * is a value's, whatever it looks like. */
+        bool inside = at.ml || at.depth > 0;
+        at = scan_line(line, eol, at);
         const char *p = skip_ws(line);
         const char *seg[MAX_SEGMENTS * 2];
-        if (*p == '[' && p[1] != '[') {
+        if (inside) {
+            /* nothing of the keys */
+        } else if (*p == '[' && p[1] != '[') {
             n_table = 0;
             const char *e = read_key(p + 1, s->a, table, &n_table);
-            if (!e || *e != ']')
+            keys_off = !e || *e != ']';
+            if (keys_off)
                 n_table = 0;
         } else if (*p == '[') {
             n_table = 0; /* an array of tables: nothing of hooks.state */
-        } else if (*p && *p != '#') {
+            keys_off = true;
+        } else if (*p && *p != '#' && !keys_off) {
             size_t n = n_table;
             memcpy(seg, table, n_table * sizeof *seg);
             const char *e = read_key(p, s->a, seg, &n);

@@ -134,6 +134,22 @@ static const char *command_line(const char *text, size_t n)
     return NULL;
 }
 
+/* Whether s, written as a JSON string, reads back as exactly s: not when it is not UTF-8 (the
+ * writer puts U+FFFD for a bad byte), so the extension would run another path. */
+static bool literal_exact(const char *s)
+{
+    rp_buf lit = {0};
+    rp_json_write_string(&lit, s, strlen(s));
+    rp_arena a;
+    rp_arena_init(&a, 256);
+    rp_json_error err;
+    const rp_json *v = rp_json_parse(&a, lit.data, lit.len, &err);
+    bool same = rp_json_is_string(v) && v->len == strlen(s) && memcmp(v->v.s, s, v->len) == 0;
+    rp_arena_free(&a);
+    rp_buf_free(&lit);
+    return same;
+}
+
 bool rp_install_extension_text(const rp_install_target *t, const char *const *argv, size_t argc,
                                rp_buf *out)
 {
@@ -142,6 +158,11 @@ bool rp_install_extension_text(const rp_install_target *t, const char *const *ar
     const char *line = command_line(text, n);
     if (!line) {
         return false;
+    }
+    for (size_t i = 0; i < argc; i++) {
+        if (!literal_exact(argv[i])) {
+            return false;
+        }
     }
     const char *eol = memchr(line, '\n', n - (size_t)(line - text));
     eol = eol ? eol : text + n;

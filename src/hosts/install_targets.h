@@ -58,7 +58,9 @@ void rp_install_sh_quote(rp_buf *out, const char *s);
 #define RP_INSTALL_EXT_COMMAND "const RAMPART_COMMAND = "
 
 /* The extension text that runs `argv[0] hook HOST argv[1..]`: the marker line, then the embedded
- * text with its RAMPART_COMMAND line set to argv. False when the embedded text has no such line. */
+ * text with its RAMPART_COMMAND line set to argv. False when the embedded text has no such line,
+ * or when a word of argv cannot be written there exactly (it is not UTF-8: the extension would
+ * run another path). */
 bool rp_install_extension_text(const rp_install_target *t, const char *const *argv, size_t argc,
                                rp_buf *out);
 

@@ -366,4 +366,24 @@ printf '{"session_id":"haiku-1","transcript_path":"%s","cwd":"%s/project","hook_
 RC=$?
 allowed "expensive_models: the haiku session again, nothing new in its transcript"
 
+# The wait for an unflushed tool_use line takes only a share of the deadline: with a small
+# hosts.claude-code.deadline_ms the answer is still the decision's (here an allow), never the
+# deadline's deny, although the line never comes.
+cat >"$TMP/short.yaml" <<'EOF'
+hosts:
+  claude-code: {deadline_ms: 300}
+policies: {}
+EOF
+printf '{"type":"user","message":{"role":"user","content":"hi"}}\n' >"$TMP/short.jsonl"
+printf '{"session_id":"short-1","transcript_path":"%s","cwd":"%s/project","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls","description":"d"},"tool_use_id":"toolu_never"}' \
+    "$TMP/short.jsonl" "$TMP" | "$BIN" hook claude-code -c "$TMP/short.yaml" --state-dir "$TMP/short-state" >"$OUT" 2>"$ERR"
+RC=$?
+if [ "$RC" -eq 0 ] && ! grep -q "could not decide" "$OUT" "$ERR" && ! grep -q '"deny"' "$OUT"; then
+    pass "deadline_ms 300: the transcript wait leaves the answer to the decision"
+else
+    fail "deadline_ms 300: the transcript wait leaves the answer to the decision" "exit $RC
+stdout: $(cat "$OUT")
+stderr: $(cat "$ERR")"
+fi
+
 e2e_finish

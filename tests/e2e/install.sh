@@ -305,6 +305,14 @@ run_rampart "$OUT" "$ERR" install pi -c "$TMP/no-such.yaml"
 expect_rc "install pi -c with a missing config" 1
 check "install pi -c with a missing config writes nothing" test ! -e "$(settings_path pi)"
 
+# A config path that is not UTF-8 cannot be named exactly in the extension's TypeScript line:
+# refused, rather than an extension that runs another path.
+cp "$TMP/ext.yaml" "$TMP/$(printf 'x\377').yaml"
+run_rampart "$OUT" "$ERR" install pi -c "$TMP/$(printf 'x\377').yaml"
+expect_rc "install pi -c with a path that is not UTF-8" 1
+check "install pi -c with a path that is not UTF-8 writes nothing" test ! -e "$(settings_path pi)"
+check "install pi -c with a path that is not UTF-8 says why" grep -qF "is not UTF-8" "$ERR"
+
 # opencode reads $XDG_CONFIG_HOME/opencode when that is set (as above), else ~/.config/opencode.
 env -u XDG_CONFIG_HOME "$BIN" install opencode -c "$TMP/ext.yaml" >"$OUT" 2>"$ERR"
 check "opencode: without XDG_CONFIG_HOME the plugin goes to ~/.config/opencode" \

@@ -82,6 +82,53 @@ static void test_features_and_project(void **state)
     assert_true(t.project_untrusted);
 }
 
+/* What Codex reads differently from the words must never count as trusted: an escape TOML
+ * decodes to another character (\r in a key, \b in a hash: Codex's key or hash then differs),
+ * a state inside a multi-line string, under an array of tables or under a table header rampart
+ * cannot read. Each of these counted as trusted before. */
+static void test_no_false_trust(void **state)
+{
+    (void)state;
+    static const char *const tomls[] = {
+        /* "sta\rt": Codex's key holds a carriage return, not "start". */
+        "[hooks.state.\"" PATH ":session_sta\\rt:0:0\"]\ntrusted_hash = \"" START_HASH "\"\n",
+        /* "6f\b2...": Codex's hash holds a backspace. */
+        "[hooks.state.\"" PATH ":session_start:0:0\"]\ntrusted_hash = \"sha256:6f\\b21357f1ce6b"
+        "8c8fac0ec850532e60e09d30c0cf0e01796d7a804b053a0b9f\"\n",
+        /* \f likewise; an unknown escape is not TOML at all. */
+        "[hooks.state.\"" PATH ":session_start:0:0\"]\ntrusted_hash = \"sha256:6\\fb21357f1ce6b"
+        "8c8fac0ec850532e60e09d30c0cf0e01796d7a804b053a0b9f\"\n",
+        "[hooks.state.\"" PATH ":session_start:0:0\"]\ntrusted_hash = \"sha256:6\\qfb21357f1ce6"
+        "b8c8fac0ec850532e60e09d30c0cf0e01796d7a804b053a0b9f\"\n",
+        /* The lines are the text of a multi-line string. */
+        "notes = \"\"\"\n[hooks.state.\"" PATH ":session_start:0:0\"]\ntrusted_hash = \"" START_HASH
+        "\"\n\"\"\"\n",
+        "notes = [ '''a\n[hooks.state.\"" PATH ":session_start:0:0\"]\ntrusted_hash = \"" START_HASH
+        "\"\n''' ]\n",
+        "notes = \"\"\"a \\\"\"\" b\n[hooks.state.\"" PATH
+        ":session_start:0:0\"]\ntrusted_hash = \"" START_HASH "\"\n\"\"\"\n",
+        /* Dotted keys under an array of tables belong to its element, not to the top. */
+        "[[profiles]]\nhooks.state.\"" PATH ":session_start:0:0\".trusted_hash = \"" START_HASH
+        "\"\n",
+        /* Under a header rampart cannot read, a dotted key is not top-level either. */
+        "[x.\"a\\qb\"]\nhooks.state.\"" PATH ":session_start:0:0\".trusted_hash = \"" START_HASH
+        "\"\n",
+    };
+    for (size_t i = 0; i < sizeof tomls / sizeof tomls[0]; i++) {
+        rp_codex_trust t = check(tomls[i], NULL);
+        if (t.trusted != 0) {
+            fail_msg("case %zu counted as trusted:\n%s", i, tomls[i]);
+        }
+    }
+    /* The escapes Codex decodes the same still read: \u0073 is "s", \U00000074 is "t". */
+    rp_codex_trust t = check("[hooks.state.\"" PATH ":\\u0073ession_star\\U00000074:0:0\"]\n"
+                             "trusted_hash = \"" START_HASH "\"\n"
+                             "after = \"\"\"x\"\"\"\n[hooks.state.\"" PATH ":pre_tool_use:0:0\"]\n"
+                             "trusted_hash = \"" PRE_HASH "\"\n",
+                             NULL);
+    assert_int_equal(t.trusted, 2);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -89,6 +136,7 @@ int main(void)
         cmocka_unit_test(test_trusted_with_codex_hashes),
         cmocka_unit_test(test_modified_and_disabled),
         cmocka_unit_test(test_features_and_project),
+        cmocka_unit_test(test_no_false_trust),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -566,6 +566,37 @@ static void test_sh_quote_and_extension(void **state)
     assert_null(rp_install_target_find("vscode"));
 }
 
+/* A path the RAMPART_COMMAND line cannot hold exactly is refused, not written as another path:
+ * a byte that is not UTF-8 would become U+FFFD in the literal (found by fuzz_extension_command).
+ * Quotes, backslashes, newlines, a comment end and U+2028 are held exactly. */
+static void test_extension_command_exact_or_refused(void **state)
+{
+    (void)state;
+    for (int h = 0; h < 2; h++) {
+        const rp_install_target *t = rp_install_target_find(h ? "opencode" : "pi");
+        rp_buf b = {0};
+        const char bin[] = {'/', 'o', 'p', 't', '/', (char)0xff, '/', 'r', '\0'};
+        const char cfg[] = {'/', 'c', (char)0xc3, '.', 'y', '\0'}; /* a cut sequence */
+        const char *argv1[] = {bin};
+        const char *argv2[] = {"/usr/bin/rampart", "-c", cfg};
+        assert_false(rp_install_extension_text(t, argv1, 1, &b));
+        assert_false(rp_install_extension_text(t, argv2, 3, &b));
+        const char *odd[] = {"/o\"p\\t/*/x\n\x7f\xe2\x80\xa8/r", "-c", "/c'.yaml"};
+        rp_buf_reset(&b);
+        assert_true(rp_install_extension_text(t, odd, 3, &b));
+        rp_arena a = {0};
+        rp_arena_init(&a, 1024);
+        size_t n;
+        const char **got = rp_install_extension_command(&a, b.data, b.len, &n);
+        assert_int_equal(n, 3);
+        for (size_t i = 0; i < 3; i++) {
+            assert_string_equal(got[i], odd[i]);
+        }
+        rp_arena_free(&a);
+        rp_buf_free(&b);
+    }
+}
+
 /* Every prefix of an installed file (and every single-byte corruption of a small one) is
  * either refused with a position or handled; nothing crashes, nothing is silently accepted. */
 static void test_damaged_files(void **state)
@@ -620,6 +651,7 @@ int main(void)
         cmocka_unit_test(test_our_command),
         cmocka_unit_test(test_find_ours),
         cmocka_unit_test(test_sh_quote_and_extension),
+        cmocka_unit_test(test_extension_command_exact_or_refused),
         cmocka_unit_test(test_damaged_files),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
