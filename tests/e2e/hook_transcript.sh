@@ -368,11 +368,12 @@ allowed "expensive_models: the haiku session again, nothing new in its transcrip
 
 # The wait for an unflushed tool_use line takes only a share of the deadline: with a small
 # hosts.claude-code.deadline_ms the answer is still the decision's (here an allow), never the
-# deadline's deny, although the line never comes.
+# deadline's deny, although the line never comes. (A cost policy, so that the PreToolUse waits.)
 cat >"$TMP/short.yaml" <<'EOF'
 hosts:
   claude-code: {deadline_ms: 300}
-policies: {}
+policies:
+  budget: {handler: cost_budget, factory_params: {max_cost_usd: 100}}
 EOF
 printf '{"type":"user","message":{"role":"user","content":"hi"}}\n' >"$TMP/short.jsonl"
 printf '{"session_id":"short-1","transcript_path":"%s","cwd":"%s/project","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls","description":"d"},"tool_use_id":"toolu_never"}' \
