@@ -153,18 +153,22 @@ const MCP_REFRESH_MS = 10000;
 
 /**
  * The names of opencode's MCP servers, from the plugin's SDK client (client.mcp.status(),
- * which lists every configured server). Asked again at most every 10 s when a tool name is
- * not yet known, never for longer than 2 s; without an answer, no server is known.
+ * which lists every configured server), and whether that list could be had (`ok`). Asked when a
+ * tool name is not yet known: at once for a name that may be an MCP one (`<server>_<tool>` has an
+ * underscore) or after a failed answer, else at most every 10 s; never for longer than 2 s.
  * @param {any} client
  */
 function mcpServers(client) {
   /** @type {string[]} */
   let names = [];
   let asked = 0;
+  let ok = false;
+  const canAsk = !!(client && client.mcp && typeof client.mcp.status === "function");
   return async (/** @type {string} */ tool) => {
-    if (Object.keys(mcpOf(tool, names)).length > 0 || Date.now() - asked < MCP_REFRESH_MS ||
-        !client || !client.mcp || typeof client.mcp.status !== "function")
-      return names;
+    const maybeMcp = typeof tool === "string" && tool.includes("_");
+    if (Object.keys(mcpOf(tool, names)).length > 0 || !canAsk ||
+        (ok && !maybeMcp && Date.now() - asked < MCP_REFRESH_MS))
+      return { names, ok: ok || !canAsk };
     asked = Date.now();
     try {
       const r = await Promise.race([
@@ -172,12 +176,30 @@ function mcpServers(client) {
         new Promise((resolve) => setTimeout(() => resolve(null), 2000).unref()),
       ]);
       const data = r && typeof r === "object" && "data" in r ? r.data : r;
-      if (data && typeof data === "object" && !Array.isArray(data)) names = Object.keys(data);
+      ok = !!(data && typeof data === "object" && !Array.isArray(data));
+      if (ok) names = Object.keys(data);
+      else warn("rampart: opencode's MCP servers could not be listed: no answer within 2 s");
     } catch (e) {
+      ok = false;
       warn(`rampart: opencode's MCP servers could not be listed: ${String(e && e.message ? e.message : e)}`);
     }
-    return names;
+    return { names, ok };
   };
+}
+
+/**
+ * Throws (blocks the call) when `tool` may be an MCP tool that rampart cannot name, because
+ * opencode's MCP servers could not be listed: judged under its plain name, an MCP call would
+ * escape the MCP policies (github_policy, permissions `mcp`). A name without an underscore is
+ * never an MCP tool's.
+ * @param {string} tool @param {{names: string[], ok: boolean}} known
+ */
+function refuseUnknownMcp(tool, known) {
+  if (known.ok || typeof tool !== "string" || !tool.includes("_") ||
+      Object.keys(mcpOf(tool, known.names)).length > 0)
+    return;
+  throw new Error(`rampart: opencode's MCP servers could not be listed, so ${tool} may be an MCP ` +
+                  "tool rampart cannot judge; blocked to be safe");
 }
 
 /** @param {string} message */
@@ -202,12 +224,14 @@ export const RampartPlugin = async ({ directory, client }) => {
 
   return {
     "tool.execute.before": async (/** @type {any} */ input, /** @type {any} */ output) => {
+      const known = await servers(input.tool);
+      refuseUnknownMcp(input.tool, known);
       const r = runRampart("opencode", {
         ...base("tool.execute.before", input.sessionID),
         tool_name: input.tool,
         tool_call_id: input.callID,
         input: output.args,
-        ...mcpOf(input.tool, await servers(input.tool)),
+        ...mcpOf(input.tool, known.names),
       });
       enforce(r);
       if (r.answer && r.answer.input && output.args && typeof output.args === "object")
@@ -224,7 +248,7 @@ export const RampartPlugin = async ({ directory, client }) => {
         tool_call_id: input.callID,
         input: args && typeof args === "object" ? args : undefined,
         ...resultOf(output),
-        ...mcpOf(input.tool, await servers(input.tool)),
+        ...mcpOf(input.tool, (await servers(input.tool)).names),
       });
       if (r.problem) {
         warn(`rampart: ${r.problem}`);

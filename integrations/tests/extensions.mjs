@@ -173,6 +173,13 @@ if (mode === "installed") {
     { server: "github", tool: "create_pull_request" }, { server: "my server", tool: "do_it" }, undefined,
     { server: "github", tool: "create_pull_request" }]);
   assert.equal(s[8].output, "no such repo");
+  // opencode's MCP servers cannot be listed: a name that may be an MCP tool's is blocked (under
+  // its plain name it would escape the MCP policies); a name without "_" still goes to rampart.
+  const broken = await RampartPlugin({ directory: "/w", client: { mcp: { status: async () => { throw new Error("down"); } } } });
+  await assert.rejects(broken["tool.execute.before"]({ tool: "github_create_pull_request", sessionID: "oc2", callID: "d1" }, { args: { owner: "o", repo: "r" } }),
+    /MCP servers could not be listed, so github_create_pull_request may be an MCP tool rampart cannot judge; blocked to be safe/);
+  await broken["tool.execute.before"]({ tool: "read", sessionID: "oc2", callID: "d2" }, { args: { filePath: "/w/a" } });
+  assert.equal(sent().length, s.length + 1);
   console.log("record ok");
 } else {
   // rampart missing, answering garbage, or too slow: tool calls and prompts are blocked.
