@@ -34,8 +34,8 @@ static int run(const char *hooks, size_t hooks_len, const char *toml, const char
                rp_codex_trust *t)
 {
     char err[256] = "";
-    int rc = rp_codex_trust_check("/h/.codex/hooks.json", hooks, hooks_len, toml, project, t, err,
-                                  sizeof err);
+    int rc = rp_codex_trust_check("/h/.codex/hooks.json", hooks, hooks_len, toml, project,
+                                  project ? "/p" : NULL, t, err, sizeof err);
     check(rc == 0 || rc == -1, "a return that is neither 0 nor -1");
     if (rc != 0) {
         check(err[0] != '\0', "a failure without a message");

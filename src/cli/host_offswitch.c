@@ -165,6 +165,29 @@ static bool codex_home_elsewhere(rp_arena *a, const char *hook_file, rp_buf *off
     return true;
 }
 
+/* The root of the git repository holding dir (the nearest directory, dir included, with a
+ * .git entry, a file for a worktree or a directory), or NULL: Codex takes a project's trust
+ * from that root's entry too. */
+static const char *git_root(rp_arena *a, const char *dir)
+{
+    char path[PATH_MAX];
+    if (dir == NULL || snprintf(path, sizeof path, "%s", dir) >= (int)sizeof path)
+        return NULL;
+    for (;;) {
+        char probe[PATH_MAX + 8];
+        snprintf(probe, sizeof probe, "%s/.git", strcmp(path, "/") == 0 ? "" : path);
+        if (access(probe, F_OK) == 0)
+            return rp_arena_strdup(a, path);
+        char *slash = strrchr(path, '/');
+        if (slash == NULL || strcmp(path, "/") == 0)
+            return NULL;
+        if (slash == path)
+            slash[1] = '\0'; /* "/x" -> "/" */
+        else
+            *slash = '\0';
+    }
+}
+
 static void codex(rp_arena *a, bool project, const char *hook_file, const char *text, size_t len,
                   rp_buf *off)
 {
@@ -178,7 +201,8 @@ static void codex(rp_arena *a, bool project, const char *hook_file, const char *
     const char *dir = project && getcwd(cwd, sizeof cwd) ? cwd : NULL;
     rp_codex_trust t;
     char err[256];
-    if (rp_codex_trust_check(hook_file, text, len, toml.data, dir, &t, err, sizeof err) != 0) {
+    if (rp_codex_trust_check(hook_file, text, len, toml.data, dir, git_root(a, dir), &t, err,
+                             sizeof err) != 0) {
         rp_buf_free(&toml);
         return; /* the file doctor read does not parse: reported there */
     }

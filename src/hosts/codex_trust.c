@@ -33,8 +33,11 @@ typedef struct states {
     size_t n, cap;
     rp_arena *a;
     const char *project;  /* the project whose trust_level is wanted, or NULL */
+    const char *git_root; /* the git repository holding it, or NULL */
     bool hooks_off;       /* [features] hooks / codex_hooks = false */
-    bool project_trusted; /* [projects."<project>"] trust_level = "trusted" */
+    bool exact_seen;      /* [projects."<project>"] trust_level is set */
+    bool exact_trusted;   /* ... and is "trusted" */
+    bool root_trusted;    /* [projects."<git_root>"] trust_level = "trusted" */
 } states;
 
 static const char *skip_ws(const char *p)
@@ -196,14 +199,29 @@ static void read_inline(states *s, const char *hook, const char *p)
     }
 }
 
-/* Whether dir is project or one of its parents: Codex keys a project's trust by its root (the
- * directory with .git), which is the install's directory or above it. */
-static bool contains(const char *dir, const char *project)
+/* Whether dir names the directory path (trailing slashes aside). Codex 0.171 takes a
+ * project's trust from the entry of the directory itself or of its git repository's root, and
+ * from no other parent (checked with its hooks/list). */
+static bool same_dir(const char *dir, const char *path)
 {
-    size_t n = strlen(dir);
+    size_t n = strlen(dir), m = strlen(path);
     while (n > 1 && dir[n - 1] == '/')
         n--;
-    return strncmp(dir, project, n) == 0 && (project[n] == '\0' || project[n] == '/');
+    while (m > 1 && path[m - 1] == '/')
+        m--;
+    return n == m && strncmp(dir, path, n) == 0;
+}
+
+/* Records a [projects."<dir>"] trust_level value v for the project or its git root. */
+static void read_project_trust(states *s, const char *dir, const char *v)
+{
+    bool trusted = strncmp(v, "\"trusted\"", 9) == 0;
+    if (same_dir(dir, s->project)) {
+        s->exact_seen = true;
+        s->exact_trusted = trusted;
+    } else if (s->git_root && same_dir(dir, s->git_root)) {
+        s->root_trusted = trusted;
+    }
 }
 
 /* Where a line leaves the strings and brackets it is in: a multi-line string (ml: the quote
@@ -293,8 +311,8 @@ static void read_states(const char *toml, states *s)
                      (strcmp(seg[1], "hooks") == 0 || strcmp(seg[1], "codex_hooks") == 0))
                 s->hooks_off = strncmp(v, "false", 5) == 0;
             else if (v && n == 3 && s->project && strcmp(seg[0], "projects") == 0 &&
-                     contains(seg[1], s->project) && strcmp(seg[2], "trust_level") == 0)
-                s->project_trusted = strncmp(v, "\"trusted\"", 9) == 0;
+                     strcmp(seg[2], "trust_level") == 0)
+                read_project_trust(s, seg[1], v);
         }
         line = next ? next + 1 : NULL;
     }
@@ -350,8 +368,9 @@ static void handler_hash(rp_arena *a, const char *event, const rp_json *matcher,
 }
 
 int rp_codex_trust_check(const char *hooks_path, const char *hooks_text, size_t hooks_len,
-                         const char *config_toml, const char *project_dir, rp_codex_trust *out,
-                         char *err, size_t err_size)
+                         const char *config_toml, const char *project_dir,
+                         const char *project_git_root, rp_codex_trust *out, char *err,
+                         size_t err_size)
 {
     memset(out, 0, sizeof *out);
     rp_arena a = {0};
@@ -364,10 +383,13 @@ int rp_codex_trust_check(const char *hooks_path, const char *hooks_text, size_t 
         rp_arena_free(&a);
         return -1;
     }
-    states st = {.a = &a, .project = project_dir};
+    states st = {.a = &a, .project = project_dir, .git_root = project_git_root};
     read_states(config_toml ? config_toml : "", &st);
     out->hooks_off = st.hooks_off;
-    out->project_untrusted = project_dir && !st.project_trusted;
+    /* The directory's own entry decides when it has one (the safe reading, should Codex ask
+     * the root first); else the repository root's. */
+    bool trusted = st.exact_seen ? st.exact_trusted : st.root_trusted;
+    out->project_untrusted = project_dir && !trusted;
     for (uint32_t e = 0; e < events->len; e++) {
         const rp_json_member *ev = &events->v.members[e];
         const char *label = snake(&a, ev->key);

@@ -33,10 +33,13 @@ typedef struct rp_codex_trust {
 /* Checks every rampart handler of hooks_text (the hooks.json at hooks_path, absolute, as Codex
  * names it in the keys) against config_toml (the text of ~/.codex/config.toml; NULL or "" when
  * there is none). project_dir (or NULL): a project install's directory, whose
- * [projects."<dir>"] trust_level must be "trusted" or Codex loads its .codex/ layer disabled.
+ * [projects."<dir>"] trust_level must be "trusted" — or, without an entry of its own, that of
+ * project_git_root (the git repository holding it, or NULL) — or Codex loads its .codex/ layer
+ * disabled. No other parent's entry counts.
  * Returns 0, or -1 with err when hooks_text is not the JSON it should be. */
 int rp_codex_trust_check(const char *hooks_path, const char *hooks_text, size_t hooks_len,
-                         const char *config_toml, const char *project_dir, rp_codex_trust *out,
-                         char *err, size_t err_size);
+                         const char *config_toml, const char *project_dir,
+                         const char *project_git_root, rp_codex_trust *out, char *err,
+                         size_t err_size);
 
 #endif

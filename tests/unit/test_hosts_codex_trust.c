@@ -24,13 +24,19 @@ static const char hooks[] = "{\"hooks\":{\"SessionStart\":" GROUP("") ",\"PreToo
 #define PRE_HASH   "sha256:3ce734a1062c544ce383c2efa97403c46089c5079c22be0c3cdb601a44203031"
 #define START_HASH "sha256:6fb21357f1ce6b8c8fac0ec850532e60e09d30c0cf0e01796d7a804b053a0b9f"
 
-static rp_codex_trust check(const char *toml, const char *project)
+static rp_codex_trust check_in_repo(const char *toml, const char *project, const char *git_root)
 {
     rp_codex_trust t;
     char err[128];
-    assert_int_equal(
-        rp_codex_trust_check(PATH, hooks, sizeof hooks - 1, toml, project, &t, err, sizeof err), 0);
+    assert_int_equal(rp_codex_trust_check(PATH, hooks, sizeof hooks - 1, toml, project, git_root,
+                                          &t, err, sizeof err),
+                     0);
     return t;
+}
+
+static rp_codex_trust check(const char *toml, const char *project)
+{
+    return check_in_repo(toml, project, NULL);
 }
 
 static void test_untrusted_without_state(void **state)
@@ -76,10 +82,28 @@ static void test_features_and_project(void **state)
     rp_codex_trust t = check("[features]\nhooks = false\n", "/p/repo");
     assert_true(t.hooks_off);
     assert_true(t.project_untrusted);
-    t = check("[projects.\"/p\"]\ntrust_level = \"trusted\"\n", "/p/repo");
+    t = check("[projects.\"/p/repo\"]\ntrust_level = \"trusted\"\n", "/p/repo");
+    assert_false(t.project_untrusted);
+    t = check("[projects.\"/p/repo/\"]\ntrust_level = \"trusted\"\n", "/p/repo");
     assert_false(t.project_untrusted);
     t = check("[projects.\"/p/re\"]\ntrust_level = \"trusted\"\n", "/p/repo");
     assert_true(t.project_untrusted);
+}
+
+/* Codex 0.171 (its hooks/list, checked by hand): a project's .codex/ layer is trusted by the
+ * entry of the directory itself or of its git repository's root, never by another parent's. */
+static void test_project_trust_from_git_root_only(void **state)
+{
+    (void)state;
+    const char *parent = "[projects.\"/p\"]\ntrust_level = \"trusted\"\n";
+    assert_true(check(parent, "/p/repo").project_untrusted); /* no repository: a parent */
+    assert_true(check_in_repo(parent, "/p/repo/sub", "/p/repo").project_untrusted);
+    assert_false(check_in_repo(parent, "/p/repo", "/p").project_untrusted); /* the root's */
+    /* The directory's own entry decides when it has one. */
+    assert_true(check_in_repo("[projects.\"/p\"]\ntrust_level = \"trusted\"\n"
+                              "[projects.\"/p/repo\"]\ntrust_level = \"untrusted\"\n",
+                              "/p/repo", "/p")
+                    .project_untrusted);
 }
 
 /* What Codex reads differently from the words must never count as trusted: an escape TOML
@@ -136,6 +160,7 @@ int main(void)
         cmocka_unit_test(test_trusted_with_codex_hashes),
         cmocka_unit_test(test_modified_and_disabled),
         cmocka_unit_test(test_features_and_project),
+        cmocka_unit_test(test_project_trust_from_git_root_only),
         cmocka_unit_test(test_no_false_trust),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
