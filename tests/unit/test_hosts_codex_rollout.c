@@ -16,6 +16,7 @@
 
 #include "engine/usage.h"
 #include "hosts/codex_rollout.h"
+#include "transcript_fixture.h"
 
 /* What the fake server reported for each of the fixture's four responses (raw input 1300+2n
  * with 300+n cached, output 25+2n with 5+n reasoning), as the ledger keeps it: input without
@@ -37,45 +38,10 @@ static const want_response fixture_responses[] = {
 #define FIXTURE_SIZE  21261
 #define FIXTURE_LAST  20210 /* where the last token_count line starts */
 
-static char *fixture_text;
-static size_t fixture_len;
-
 static int load_fixture(void **state)
 {
     (void)state;
-    const char *dir = getenv("RAMPART_SOURCE_DIR");
-    if (dir == NULL) {
-        dir = RAMPART_SOURCE_DIR;
-    }
-    char path[1024];
-    snprintf(path, sizeof path, "%s/tests/data/hosts/codex/rollout/session.jsonl", dir);
-    FILE *f = fopen(path, "rb");
-    if (f == NULL) {
-        return -1;
-    }
-    fixture_text = malloc(1 << 20);
-    fixture_len = fread(fixture_text, 1, 1 << 20, f);
-    fclose(f);
-    return fixture_len > 0 ? 0 : -1;
-}
-
-static int free_fixture(void **state)
-{
-    (void)state;
-    free(fixture_text);
-    return 0;
-}
-
-/* The message's usage as the ledger reads it: {input, output, cache read, cache write}. */
-static void usage_counts(const rp_json *usage, int64_t out[4])
-{
-    rp_usage_record r;
-    char err[128];
-    assert_int_equal(rp_usage_read(usage, NULL, NULL, false, &r, err, sizeof err), 0);
-    out[0] = r.input_tokens;
-    out[1] = r.output_tokens;
-    out[2] = r.cache_read_input_tokens;
-    out[3] = r.cache_creation_input_tokens;
+    return fixture_load("tests/data/hosts/codex/rollout/session.jsonl");
 }
 
 static void assert_response(const rp_transcript_message *m, const want_response *w,

@@ -14,6 +14,7 @@
 
 #include "engine/usage.h"
 #include "hosts/transcript.h"
+#include "transcript_fixture.h"
 
 typedef struct want_message {
     const char *id, *model;
@@ -58,44 +59,10 @@ static const want_message fixture_messages[] = {
 #define FIXTURE_LINES_PRE 31    /* complete lines before msg_01K9… */
 #define FIXTURE_K_LINE1   21234 /* the end of msg_01K9…'s first line (no stop_reason yet) */
 
-static char *fixture_text;
-static size_t fixture_len;
-
 static int load_fixture(void **state)
 {
     (void)state;
-    const char *dir = getenv("RAMPART_SOURCE_DIR");
-    if (dir == NULL) {
-        dir = RAMPART_SOURCE_DIR;
-    }
-    char path[1024];
-    snprintf(path, sizeof path, "%s/tests/data/hosts/claude-code/transcript/session.jsonl", dir);
-    FILE *f = fopen(path, "rb");
-    if (f == NULL) {
-        return -1;
-    }
-    fixture_text = malloc(1 << 20);
-    fixture_len = fread(fixture_text, 1, 1 << 20, f);
-    fclose(f);
-    return fixture_len > 0 ? 0 : -1;
-}
-
-static int free_fixture(void **state)
-{
-    (void)state;
-    free(fixture_text);
-    return 0;
-}
-
-static void usage_counts(const rp_json *usage, int64_t out[4])
-{
-    rp_usage_record r;
-    char err[128];
-    assert_int_equal(rp_usage_read(usage, NULL, NULL, false, &r, err, sizeof err), 0);
-    out[0] = r.input_tokens;
-    out[1] = r.output_tokens;
-    out[2] = r.cache_read_input_tokens;
-    out[3] = r.cache_creation_input_tokens;
+    return fixture_load("tests/data/hosts/claude-code/transcript/session.jsonl");
 }
 
 static void assert_message(const rp_transcript_message *m, const want_message *w)
