@@ -66,16 +66,6 @@ stop() {
     hook "{$(common),\"hook_event_name\":\"Stop\",\"stop_hook_active\":false,\"last_assistant_message\":\"done\"}"
 }
 
-# allowed DESC: Codex's ALLOW: exit 0, nothing on stdout or stderr.
-allowed() {
-    if [ "$RC" -eq 0 ] && [ ! -s "$OUT" ] && [ ! -s "$ERR" ]; then
-        pass "$1: allowed"
-    else
-        fail "$1: want allowed (exit 0, no output); exit $RC" "stdout: $(cat "$OUT")
-stderr: $(cat "$ERR")"
-    fi
-}
-
 # denied DESC: the last PreToolUse was denied by the session budget, in Codex's form. (The
 # reason's amounts are rounded to cents: at these prices they read $0.00.)
 denied() {
@@ -108,15 +98,15 @@ grow() { head -n "$1" "$FIXTURE" >"$ROLLOUT"; }
 config 0.004
 
 grow 7 && prompt
-allowed "prompt, nothing spent yet"
+hook_allowed "prompt, nothing spent yet"
 spent "before the first response" 0 0
 grow 11 && pre_tool "echo one" call_lab1_0
-allowed "first tool call at \$0.0015"
+hook_allowed "first tool call at \$0.0015"
 spent "the first response, by its token_usage_record" 1 1537500 1000 25 300
 grow 12 && post_tool "echo one" call_lab1_0
-allowed "first tool result"
+hook_allowed "first tool result"
 grow 16 && pre_tool "ls /nonexistent-x" call_lab1_1
-allowed "second tool call at \$0.0031"
+hook_allowed "second tool call at \$0.0031"
 spent "two responses, the first's token_count not charged again" 2 3096375
 grow 17 && post_tool "ls /nonexistent-x" call_lab1_1
 grow 21 && pre_tool "echo three" call_lab1_2
@@ -124,7 +114,7 @@ denied "third tool call, asked for by the response that crossed \$0.004"
 spent "three responses" 3 4676625
 grow 22 && post_tool "echo three" call_lab1_2
 grow 28 && stop
-allowed "stop (never blocked)"
+hook_allowed "stop (never blocked)"
 spent "the whole session: what the fake server reported" 4 6278250 4006 112 1206
 
 # A token_count again with the same totals (Codex sends one when only the rate limits change),
@@ -138,7 +128,7 @@ TC5='{"timestamp":"2026-12-03T13:00:05.000Z","ordinal":30,"type":"event_msg","pa
     printf '%s' "${TC5:0:200}"
 } >"$ROLLOUT"
 stop
-allowed "stop with repeated, empty, damaged and half-written token_counts"
+hook_allowed "stop with repeated, empty, damaged and half-written token_counts"
 spent "nothing charged twice, the half-written line not yet" 4 6278250
 printf '%s\n' "${TC5:200}" >>"$ROLLOUT"
 stop
@@ -159,10 +149,10 @@ config 0.003
 
 grow 7 && prompt
 grow 11 && pre_tool "echo one" call_lab1_0
-allowed "older format: first tool call, its response not charged yet"
+hook_allowed "older format: first tool call, its response not charged yet"
 spent "older format: nothing written yet" 0 0
 grow 16 && pre_tool "ls /nonexistent-x" call_lab1_1
-allowed "older format: second tool call at \$0.0015"
+hook_allowed "older format: second tool call at \$0.0015"
 spent "older format: the first response" 1 1537500
 grow 21 && pre_tool "echo three" call_lab1_2
 denied "older format: the first tool call after the response that crossed \$0.003"
@@ -185,15 +175,15 @@ sub() { # EVENT FIELDS: one event of the sub-agent
     hook "{\"session_id\":\"$MAIN\",\"agent_id\":\"$AGENT\",\"agent_type\":\"default\",\"transcript_path\":\"$ROLLOUT\",\"cwd\":\"$TMP/project\",\"model\":\"gpt-5\",\"permission_mode\":\"bypassPermissions\",\"hook_event_name\":\"$1\",$2}"
 }
 grow 11 && sub PreToolUse '"tool_name":"Bash","tool_input":{"command":"echo one"},"tool_use_id":"call_lab1_0"'
-allowed "sub-agent: first tool call"
+hook_allowed "sub-agent: first tool call"
 spent "sub-agent: its first response, in the child session" 1 1537500 1000 25 300
 grow 16 && sub PreToolUse '"tool_name":"Bash","tool_input":{"command":"ls /nonexistent-x"},"tool_use_id":"call_lab1_1"'
-allowed "sub-agent: second tool call"
+hook_allowed "sub-agent: second tool call"
 grow 21 && sub PreToolUse '"tool_name":"Bash","tool_input":{"command":"echo three"},"tool_use_id":"call_lab1_2"'
 denied "sub-agent: the tool call of the response that crossed \$0.004"
 grow 29
 hook "{\"session_id\":\"$MAIN\",\"agent_id\":\"$AGENT\",\"agent_type\":\"default\",\"transcript_path\":\"$MAIN_ROLLOUT\",\"agent_transcript_path\":\"$ROLLOUT\",\"cwd\":\"$TMP/project\",\"model\":\"gpt-5\",\"permission_mode\":\"bypassPermissions\",\"hook_event_name\":\"SubagentStop\",\"stop_hook_active\":false}"
-allowed "SubagentStop"
+hook_allowed "SubagentStop"
 spent "SubagentStop: the sub-agent's whole rollout, nothing twice" 4 6278250 4006 112 1206
 SESSION=$MAIN
 spent "the main session with its sub-agent" 4 6278250

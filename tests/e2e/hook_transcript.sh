@@ -72,16 +72,6 @@ stop() {
     hook "{$(common),\"hook_event_name\":\"Stop\",\"stop_hook_active\":false,\"last_assistant_message\":\"done\"}"
 }
 
-# allowed DESC: the last call let the agent go on: exit 0, nothing on stdout or stderr.
-allowed() {
-    if [ "$RC" -eq 0 ] && [ ! -s "$OUT" ] && [ ! -s "$ERR" ]; then
-        pass "$1: allowed"
-    else
-        fail "$1: want allowed (exit 0, no output); exit $RC" "stdout: $(cat "$OUT")
-stderr: $(cat "$ERR")"
-    fi
-}
-
 # spent DESC RECORDS NUSD: the ledger's exact total.
 spent() {
     "$BIN" spend --state-dir "$SD" --json >"$TMP/spend.json" 2>"$TMP/spend.err"
@@ -102,41 +92,41 @@ COMMIT='{"command":"git commit -am fix","description":"Commit the fix"}'
 
 # ---- turn 1: A (Grep), B (Read), C (answer) = $0.052701 ----
 grow 3 && prompt "test_parse_date fails about once a week in CI. Find out why."
-allowed "turn 1 prompt"
+hook_allowed "turn 1 prompt"
 grow 6 && pre_tool Grep "$GREP" toolu_01Grep0000000000000001
-allowed "turn 1 Grep"
+hook_allowed "turn 1 Grep"
 grow 7 && post_tool Grep "$GREP" toolu_01Grep0000000000000001
-allowed "turn 1 Grep done"
+hook_allowed "turn 1 Grep done"
 spent "turn 1, A has its stop_reason" 1 20649000
 grow 8 && pre_tool Read "$READ" toolu_01Read0000000000000002
 spent "turn 1, B's text line only: it may still be streaming" 1 20649000
 grow 9 && pre_tool Read "$READ" toolu_01Read0000000000000002
-allowed "turn 1 Read"
+hook_allowed "turn 1 Read"
 spent "turn 1, B with the Read it asked for" 2 33669000
 grow 10 && post_tool Read "$READ" toolu_01Read0000000000000002
 grow 11 && stop
-allowed "turn 1 stop"
+hook_allowed "turn 1 stop"
 spent "turn 1 over" 3 52701000
 stop # a repeated Stop reads nothing new
 spent "turn 1, Stop again" 3 52701000
 
 # ---- turn 2: D (Edit), E (Task), F and G (the haiku sub-agent), H = $0.103773 in all ----
 grow 12 && prompt "Fix it, then run the test 50 times."
-allowed "turn 2 prompt"
+hook_allowed "turn 2 prompt"
 grow 14 && pre_tool Edit "$EDIT" toolu_01Edit0000000000000003
-allowed "turn 2 Edit"
+hook_allowed "turn 2 Edit"
 grow 15 && post_tool Edit "$EDIT" toolu_01Edit0000000000000003
 grow 17 && pre_tool Task "$TASK" toolu_01Task0000000000000004
-allowed "turn 2 Task"
+hook_allowed "turn 2 Task"
 grow 23 && post_tool Task "$TASK" toolu_01Task0000000000000004
-allowed "turn 2 Task done"
+hook_allowed "turn 2 Task done"
 spent "turn 2 after the sub-agent, G has its stop_reason" 7 90438000
 grow 24 && stop
 spent "turn 2 over" 8 103773000
 
 # ---- turn 3: message I crosses $0.11, and the tool call it asked for is denied ----
 grow 25 && prompt "Now run the whole suite."
-allowed "turn 3 prompt at \$0.103773"
+hook_allowed "turn 3 prompt at \$0.103773"
 TOOL_REASON_I='Blocked by the session cost-budget policy: spend $0.12 reached the $0.11 limit, and all further tool calls are blocked. Relay this to the user verbatim, then stop and wait for them — do not silently re-run the tool right now: "You'"'"'ve hit the $0.11 cost budget. All model calls are blocked over budget."'
 grow 27 && pre_tool Bash "$PYTEST" toolu_01Bash0000000000000006
 WANT=$(REASON=$TOOL_REASON_I python3 -c 'import json, os; print(json.dumps({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny", "permissionDecisionReason": os.environ["REASON"]}}))')
@@ -149,7 +139,7 @@ stderr: $(cat "$ERR")"
 fi
 spent "turn 3, I recorded at its tool call" 9 115767000
 grow 30 && stop
-allowed "turn 3 stop (a Stop is never blocked)"
+hook_allowed "turn 3 stop (a Stop is never blocked)"
 spent "turn 3 over" 10 127239000
 
 # ---- turn 4: still over ($0.127239 at the prompt) ----
@@ -181,7 +171,7 @@ fi
 # The rest of the session (the synthetic message, the half-written last line) at the last Stop.
 cp "$FIXTURE" "$T"
 stop
-allowed "final stop"
+hook_allowed "final stop"
 spent "session over: K counted, the synthetic and the half-written line not" 11 137613000
 "$BIN" spend --state-dir "$SD" >"$OUT" 2>"$ERR"
 if grep -q '^total  *11 .* \$0\.14$' "$OUT"; then
@@ -254,22 +244,22 @@ user_says "$T2" "list the files"
 hook2 "{$(common2),\"hook_event_name\":\"UserPromptSubmit\",\"prompt\":\"list the files\"}"
 say "$T2" m1 $SONNET "Listing." && call "$T2" m1 $SONNET toolu_L1 Bash
 pre2 Bash toolu_L1
-allowed "live: M1's Bash"
+hook_allowed "live: M1's Bash"
 spent2 "M1 recorded at the PreToolUse of the tool it asked for" 1 4500000
 result "$T2" toolu_L1 && post2 Bash toolu_L1 "" "$OK_RESPONSE"
 hook2 "{$(common2),\"hook_event_name\":\"Stop\",\"stop_hook_active\":false}"
-allowed "live: turn 1 Stop"
+hook_allowed "live: turn 1 Stop"
 say "$T2" m2 $SONNET "Done."
 spent2 "turn 1 over, M2 not written yet when the Stop ran" 1 4500000
 
 # Turn 2: the prompt reads M2 (the previous answer is complete). M3 starts a sub-agent.
 user_says "$T2" "now delegate"
 hook2 "{$(common2),\"hook_event_name\":\"UserPromptSubmit\",\"prompt\":\"now delegate\"}"
-allowed "live: turn 2 prompt"
+hook_allowed "live: turn 2 prompt"
 spent2 "M2 recorded at the next prompt" 2 9000000
 say "$T2" m3 $SONNET "Delegating." && call "$T2" m3 $SONNET toolu_L3 Agent
 pre2 Agent toolu_L3
-allowed "live: M3's Agent"
+hook_allowed "live: M3's Agent"
 spent2 "M3 recorded at its Agent call" 3 13500000
 # The sub-agent's own transcript; its hooks name only the main one (and agent_id). Claude Code
 # writes a transcript every 100 ms: the file appears only while the first PreToolUse runs.
@@ -277,16 +267,16 @@ spent2 "M3 recorded at its Agent call" 3 13500000
     call "$A2" s1 $HAIKU toolu_S1 Bash) &
 pre2 Bash toolu_S1 $AGENT
 wait
-allowed "live: the sub-agent's Bash"
+hook_allowed "live: the sub-agent's Bash"
 spent2 "S1 recorded at the sub-agent's PreToolUse, from its own transcript" 4 15000000
 result "$A2" toolu_S1 && post2 Bash toolu_S1 $AGENT "$OK_RESPONSE"
 hook2 "{$(common2),\"agent_id\":\"$AGENT\",\"agent_type\":\"general-purpose\",\"agent_transcript_path\":\"$A2\",\"hook_event_name\":\"SubagentStop\",\"stop_hook_active\":false}"
-allowed "live: SubagentStop"
+hook_allowed "live: SubagentStop"
 say "$A2" s2 $HAIKU "Sub-agent done."
 spent2 "S2 not written yet when the SubagentStop ran" 4 15000000
 result "$T2" toolu_L3
 post2 Agent toolu_L3 "" "{\"status\":\"completed\",\"agentId\":\"$AGENT\",\"content\":[{\"type\":\"text\",\"text\":\"Sub-agent done.\"}],\"usage\":{\"input_tokens\":1000,\"output_tokens\":100},\"totalTokens\":1100}"
-allowed "live: Agent done"
+hook_allowed "live: Agent done"
 spent2 "S2 recorded at the Agent's PostToolUse, from the remembered sub-agent transcript" 5 16500000
 # M4 crosses $0.02: the tool it asks for is the first call after the crossing, and is denied,
 # though M4's lines are written only while its PreToolUse runs.
@@ -307,7 +297,7 @@ hook2 "{$(common2),\"hook_event_name\":\"Stop\",\"stop_hook_active\":false}"
 (sleep 0.05 && printf '{"type":"assistant","timestamp":"2026-11-30T10:00:09Z","message":{"id":"m5","model":"%s","content":[{"type":"text","text":"Over budget, stopping."}],"stop_reason":"end_turn","usage":{"input_tokens":1000,"output_tokens":100}}}\n' $SONNET >>"$T2") &
 hook2 "{$(common2),\"hook_event_name\":\"SessionEnd\",\"reason\":\"other\"}"
 wait
-allowed "live: SessionEnd"
+hook_allowed "live: SessionEnd"
 spent2 "session over: every message exactly once (M5, written while SessionEnd ran, read by it)" 7 25500000
 # Events again change nothing: each message is in the ledger once.
 hook2 "{$(common2),\"hook_event_name\":\"SessionEnd\",\"reason\":\"other\"}"
@@ -350,7 +340,7 @@ stderr: $(cat "$ERR")"
     fi
 }
 model_session haiku-1 claude-haiku-4-5-20251001
-allowed "expensive_models: a haiku session over the cap"
+hook_allowed "expensive_models: a haiku session over the cap"
 model_session opus-1 claude-opus-4-5-20251101
 denied_over_cap "expensive_models: an opus session over the cap"
 # Spend recorded another way, and no transcript: nothing knows the model.
@@ -364,7 +354,7 @@ denied_over_cap "expensive_models: no transcript, the model unknown (fail closed
 printf '{"session_id":"haiku-1","transcript_path":"%s","cwd":"%s/project","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls","description":"d"},"tool_use_id":"toolu_again"}' \
     "$TMP/models-haiku-1.jsonl" "$TMP" | "$BIN" hook claude-code -c "$CFG3" --state-dir "$SD3" >"$OUT" 2>"$ERR"
 RC=$?
-allowed "expensive_models: the haiku session again, nothing new in its transcript"
+hook_allowed "expensive_models: the haiku session again, nothing new in its transcript"
 
 # The wait for an unflushed tool_use line takes only a share of the deadline: with a small
 # hosts.claude-code.deadline_ms the answer is still the decision's (here an allow), never the

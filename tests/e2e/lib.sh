@@ -61,6 +61,18 @@ expect_rc() {
     fi
 }
 
+# hook_allowed DESC: the last `rampart hook` call (its exit code in RC, its output in OUT and
+# ERR) let the agent go on the way Claude Code and Codex read it: exit 0, nothing on stdout or
+# stderr.
+hook_allowed() {
+    if [ "$RC" -eq 0 ] && [ ! -s "$OUT" ] && [ ! -s "$ERR" ]; then
+        pass "$1: allowed"
+    else
+        fail "$1: want allowed (exit 0, no output); exit $RC" "stdout: $(cat "$OUT")
+stderr: $(cat "$ERR")"
+    fi
+}
+
 # json_lines FILE PYTHON_EXPR: evaluates EXPR with `d` = the list of parsed JSON lines of FILE.
 # Fails (with the lines shown) when a line is not JSON or the expression is false.
 json_lines() {
