@@ -14,7 +14,6 @@
  * written to stdout. */
 #include <errno.h>
 #include <limits.h>
-#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -117,7 +116,8 @@ static int read_input(rp_buf *in, char *err, size_t err_size)
     }
 }
 
-/* The OS login name: $USER / $LOGNAME (no NSS lookup on the hot path), else the passwd entry. */
+/* The OS login name: $USER / $LOGNAME, else "uid:N". Never a passwd lookup: in the static binary
+ * glibc would dlopen an NSS module for it, and that crashes (issue 16); the uid is an identity. */
 static const char *os_user(void)
 {
     const char *u = getenv("USER");
@@ -125,8 +125,9 @@ static const char *os_user(void)
         u = getenv("LOGNAME");
     if (u != NULL && u[0] != '\0')
         return u;
-    struct passwd *pw = getpwuid(getuid());
-    return pw ? pw->pw_name : NULL;
+    static char uid_name[32];
+    snprintf(uid_name, sizeof uid_name, "uid:%lu", (unsigned long)getuid());
+    return uid_name;
 }
 
 /* The verdict when rampart could not decide: on protecting phases the config's on_error (DENY
@@ -476,6 +477,7 @@ static int hook_run_main(hook_run *r)
 
 static int hook_main(int argc, char **argv)
 {
+    rp_hook_deadline_prepare(); /* before the first allocation */
     hook_run r = {0};
     r.o.configs = calloc((size_t)argc, sizeof *r.o.configs);
     if (r.o.configs == NULL)

@@ -75,6 +75,51 @@ static void install_crash_answer(void)
 }
 #endif
 
+/* The other signals the kernel or a supervisor sends to end a process: a host that kills its
+ * hook or a CPU limit gets the prepared answer, not a silent death (issue 16). SIGXFSZ is
+ * ignored instead: the write then fails with EFBIG, and that store error fails closed. */
+static void install_kill_answer(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_deadline;
+    sa.sa_flags = SA_ONSTACK;
+    sigemptyset(&sa.sa_mask);
+    const int kills[] = {SIGTERM, SIGXCPU, SIGHUP, SIGINT};
+    for (size_t i = 0; i < sizeof kills / sizeof kills[0]; i++)
+        sigaction(kills[i], &sa, NULL);
+    signal(SIGXFSZ, SIG_IGN);
+}
+
+static int handlers_set;
+
+static void install_handlers(void)
+{
+    if (handlers_set)
+        return;
+    handlers_set = 1;
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_deadline;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGALRM, &sa, NULL);
+#if RAMPART_CRASH_ANSWER
+    install_crash_answer();
+#endif
+    install_kill_answer();
+}
+
+void rp_hook_deadline_prepare(void)
+{
+    static const char early[] = "rampart: the hook failed before it could decide (out of memory?); "
+                                "denied to be safe\n";
+    memcpy(fallback_err, early, sizeof early - 1);
+    fallback_err_len = sizeof early - 1;
+    fallback_out_len = 0;
+    fallback_exit = 2;
+    install_handlers();
+}
+
 static void block_alarm(sigset_t *old)
 {
     sigset_t set;
@@ -90,14 +135,7 @@ void rp_hook_deadline_arm(int64_t ms)
     if (!started_set) {
         started = now;
         started_set = 1;
-        struct sigaction sa;
-        memset(&sa, 0, sizeof sa);
-        sa.sa_handler = on_deadline;
-        sigemptyset(&sa.sa_mask);
-        sigaction(SIGALRM, &sa, NULL);
-#if RAMPART_CRASH_ANSWER
-        install_crash_answer();
-#endif
+        install_handlers();
     }
     int64_t elapsed_us =
         (int64_t)(now.tv_sec - started.tv_sec) * 1000000 + (now.tv_nsec - started.tv_nsec) / 1000;

@@ -4,14 +4,20 @@
  * or stalls the agent. So the hook arms a timer at start; if no answer is out when it fires,
  * the signal handler writes the answer prepared in advance with rp_hook_deadline_set_answer
  * (a deny on protecting events, a pass elsewhere) and exits at once. A crash (an abort on
- * memory exhaustion, a fault) gives the same answer. Only write(2) and _exit(2) run in the
- * handler. */
+ * memory exhaustion, a fault) and SIGTERM, SIGXCPU, SIGHUP, SIGINT give the same answer; SIGXFSZ
+ * is ignored (a write past `ulimit -f` fails with EFBIG: a store error, which fails closed). Only
+ * write(2) and _exit(2) run in the handler. */
 #ifndef RAMPART_CLI_HOOK_DEADLINE_H
 #define RAMPART_CLI_HOOK_DEADLINE_H
 
 #include <stddef.h>
 #include <stdint.h>
 
+/* Before anything is allocated: installs the crash and kill handlers with a static answer (exit 2,
+ * the reason on stderr, nothing on stdout: a block for Claude Code, Codex, Gemini CLI, Pi and
+ * opencode), for a failure
+ * before the host's own answer is prepared (issue 16: `ulimit -v` aborted the first malloc). */
+void rp_hook_deadline_prepare(void);
 /* (Re)arms the deadline at ms after the FIRST call (the hook's start), at least 1 ms from now. */
 void rp_hook_deadline_arm(int64_t ms);
 /* Milliseconds left before the armed deadline fires (0 when it is due), or -1 when none is

@@ -20,7 +20,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -320,11 +319,8 @@ const char *rp_store_default_dir(char *buf, size_t size)
         int n = snprintf(buf, size, "%s/rampart", env);
         return n >= 0 && (size_t)n < size ? buf : NULL;
     }
+    /* No passwd lookup when $HOME is unset: the static binary must not load NSS (issue 16). */
     const char *home = getenv("HOME");
-    if (home == NULL || home[0] == '\0') {
-        struct passwd *pw = getpwuid(getuid());
-        home = pw != NULL ? pw->pw_dir : NULL;
-    }
     if (home == NULL || home[0] == '\0') {
         return NULL;
     }
