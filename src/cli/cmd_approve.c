@@ -46,6 +46,10 @@ static int approve_main(int argc, char **argv)
     }
     if (session == NULL || key == NULL)
         return rp_cli_usage_error(cmd, "approve needs the SESSION and the KEY");
+    char why[160];
+    if (!rp_id_check("SESSION", session, why, sizeof why) ||
+        !rp_id_check("KEY", key, why, sizeof why))
+        return rp_cli_usage_error(cmd, "%s", why);
     char *dir = rp_cli_state_dir_from_stack(state_dir);
     rp_store *store = rp_cli_open_store(dir);
     free(dir);

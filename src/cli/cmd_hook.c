@@ -308,6 +308,18 @@ static void decide(hook_run *r)
     char err[768] = "";
     rp_hook_verdict v;
 
+    /* An over-long identifier is refused before the transcript's spend can store it. */
+    rp_event ids;
+    if (rp_event_from_json(&call->event, &ids) && !rp_event_check_ids(&ids, err, sizeof err)) {
+        v = error_verdict(
+            r->cfg, call->phase, call->can_ask,
+            rp_arena_sprintf(&r->arena, "rampart: the %s event is malformed: %s", host->name, err));
+        if (v.internal_error && !rp_hook_phase_protects(call->phase))
+            fprintf(stderr, "rampart hook: %s\n", v.reason);
+        render(host, call, &v, r->settings, &r->arena, &r->answer);
+        return;
+    }
+
     /* The store: the probe's when it was opened for the same directory. */
     const char *dir = r->o.state_dir ? r->o.state_dir : r->cfg->state_dir;
     const char *store_problem = NULL;

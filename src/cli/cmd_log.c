@@ -11,6 +11,7 @@
 #include "core/buf.h"
 #include "core/clock.h"
 #include "core/json.h"
+#include "engine/event.h"
 
 static const char log_usage[] =
     "usage: rampart log [--session ID] [--since T] [--json] [--state-dir DIR]\n"
@@ -139,6 +140,7 @@ static int log_run(int argc, char **argv)
     const char *since_text = NULL;
     const char *state_dir = NULL;
     bool json = false;
+    char why[160];
     for (int i = 1; i < argc; i++) {
         const char *value = NULL;
         int m;
@@ -150,6 +152,9 @@ static int log_run(int argc, char **argv)
         } else if ((m = rp_cli_flag_value(argc, argv, &i, "--session", NULL, &value)) != 0) {
             if (m < 0) {
                 return rp_cli_usage_error(cmd, "--session needs a session id");
+            }
+            if (!rp_id_check("--session", value, why, sizeof why)) {
+                return rp_cli_usage_error(cmd, "%s", why);
             }
             session = value;
         } else if ((m = rp_cli_flag_value(argc, argv, &i, "--since", NULL, &value)) != 0) {

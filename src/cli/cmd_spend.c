@@ -13,6 +13,7 @@
 #include "core/arena.h"
 #include "core/buf.h"
 #include "core/clock.h"
+#include "engine/event.h"
 #include "engine/period.h"
 
 static const char spend_usage[] =
@@ -52,6 +53,7 @@ static int parse_args(int argc, char **argv, spend_args *o, bool *done)
     const rp_cli_command *cmd = &rp_cmd_spend;
     *done = false;
     o->group = RP_SPEND_BY_MODEL;
+    char why[160];
     for (int i = 1; i < argc; i++) {
         const char *v = NULL;
         int m;
@@ -67,10 +69,16 @@ static int parse_args(int argc, char **argv, spend_args *o, bool *done)
             if (m < 0 || !v[0]) {
                 return rp_cli_usage_error(cmd, "--user needs a user id");
             }
+            if (!rp_id_check("--user", v, why, sizeof why)) {
+                return rp_cli_usage_error(cmd, "%s", why);
+            }
             o->user = v;
         } else if ((m = rp_cli_flag_value(argc, argv, &i, "--session", NULL, &v)) != 0) {
             if (m < 0 || !v[0]) {
                 return rp_cli_usage_error(cmd, "--session needs a session id");
+            }
+            if (!rp_id_check("--session", v, why, sizeof why)) {
+                return rp_cli_usage_error(cmd, "%s", why);
             }
             o->session = v;
         } else if ((m = rp_cli_flag_value(argc, argv, &i, "--period", NULL, &v)) != 0) {

@@ -1,7 +1,9 @@
 /* event.c — borrowed views of a PolicyEvent JSON object (reference §1.2–1.3). Nothing is copied
- * and nothing fails: a key that is absent, or present with the wrong type, reads as NULL. */
+ * and reading fails on nothing: a key that is absent, or present with the wrong type, reads as
+ * NULL. rp_event_check_ids is the one bound on the length of its identifiers. */
 #include "engine/event.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "core/buf.h"
@@ -169,6 +171,38 @@ bool rp_event_from_json(const rp_json *root, rp_event *ev)
     ev->host = rp_json_str(ctx[HOST].found);
     ev->tool_use_id = rp_json_str(ctx[TOOL_USE_ID].found);
     ev->permission_mode = rp_json_str(ctx[PERMISSION_MODE].found);
+    return true;
+}
+
+bool rp_id_check(const char *field, const char *value, char *err, size_t err_size)
+{
+    if (value == NULL || strnlen(value, RP_ID_MAX + 1) <= RP_ID_MAX)
+        return true;
+    snprintf(err, err_size, "%s is %zu bytes long; identifiers are limited to %d bytes", field,
+             strlen(value), RP_ID_MAX);
+    return false;
+}
+
+bool rp_event_check_ids(const rp_event *ev, char *err, size_t err_size)
+{
+    const struct {
+        const char *field;
+        const char *value;
+    } ids[] = {
+        {"session_id", ev->session_id},
+        {"context.parent_session_id", ev->parent_session_id},
+        {"context.root_session_id", ev->root_session_id},
+        {"context.user", ev->user},
+        {"context.model", ev->model},
+        {"tool name", ev->tool_name},
+        {"context.tool_use_id", ev->tool_use_id},
+        {"context.host", ev->host},
+        {"context.harness", ev->harness},
+        {"context.permission_mode", ev->permission_mode},
+    };
+    for (size_t i = 0; i < sizeof ids / sizeof ids[0]; i++)
+        if (!rp_id_check(ids[i].field, ids[i].value, err, err_size))
+            return false;
     return true;
 }
 

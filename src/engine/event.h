@@ -1,6 +1,7 @@
 /* event.h — the PolicyEvent a policy sees (Omnigent's shape, reference §1.2–1.3, plus rampart's
  * fields). rp_event is a set of borrowed views into the parsed JSON: nothing is copied, every
- * absent key is NULL, and nothing here can fail except "the event is not a JSON object". */
+ * absent key is NULL, and reading fails only on "the event is not a JSON object"; identifiers
+ * are bounded by rp_event_check_ids. */
 #ifndef RAMPART_ENGINE_EVENT_H
 #define RAMPART_ENGINE_EVENT_H
 
@@ -54,6 +55,17 @@ typedef struct rp_event {
     const char *tool_use_id;
     const char *permission_mode;
 } rp_event;
+
+/* The longest identifier rampart accepts, in bytes: session ids (a Claude sub-agent's is
+ * `<uuid>/agent/<id>`, under 100), user, model, tool, tool_use_id, host and harness names, policy
+ * names. They are stored, hashed and printed; a longer one is a malformed input, not a slow one. */
+#define RP_ID_MAX 512
+
+/* Whether `value` (NULL passes) fits RP_ID_MAX; if not, err says which field and the limit. */
+bool rp_id_check(const char *field, const char *value, char *err, size_t err_size);
+
+/* rp_id_check over every identifier of the event; false at the first one too long. */
+bool rp_event_check_ids(const rp_event *ev, char *err, size_t err_size);
 
 /* Fills ev from a parsed JSON value. Returns false (ev zeroed) when root is not an object. */
 bool rp_event_from_json(const rp_json *root, rp_event *ev);

@@ -375,6 +375,8 @@ rp_session_status rp_session_eval(const rp_config *cfg, const rp_session_opts *o
         snprintf(err, err_size, "session_id must be a string, got %s",
                  rp_json_type_name(rp_json_get(root, "session_id")->type));
         status = RP_SESSION_BAD_EVENT;
+    } else if (!rp_event_check_ids(&ev, err, err_size)) {
+        status = RP_SESSION_BAD_EVENT;
     } else {
         rp_eval_ctx ctx;
         memset(&ctx, 0, sizeof(ctx));

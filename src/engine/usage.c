@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "core/clock.h"
+#include "engine/event.h"
 
 static const char *const token_fields[] = {
     "input_tokens",
@@ -156,6 +157,8 @@ static int read_string(const rp_json *obj, const char *name, bool required, cons
                  v->type == RP_JSON_STRING ? "an invalid string" : rp_json_type_name(v->type));
         return -1;
     }
+    if (!rp_id_check(name, v->v.s, err, n))
+        return -1;
     *out = v->v.s;
     return 0;
 }

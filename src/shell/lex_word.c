@@ -283,6 +283,17 @@ static void lex_brace_param(sh_src *s, const sh_frame *f, unsigned *flags, bool 
     }
 }
 
+/* Every substitution that recurses through lex_dollar ($(…), ${…}, $[…], $((…))) counts against
+ * SH_MAX_NESTING: 60k nested `${` would otherwise overflow the C stack. */
+static bool enter_nesting(sh_src *s, size_t start)
+{
+    if (++s->st->nesting > SH_MAX_NESTING) {
+        sh_fail(s, start, "nesting too deep");
+        return false;
+    }
+    return true;
+}
+
 /* s->pos at `$`. Everything but a literal `$` is kept as written and flags the word. */
 static void lex_dollar(sh_src *s, const sh_frame *f, unsigned *flags, bool in_dq)
 {
@@ -292,14 +303,15 @@ static void lex_dollar(sh_src *s, const sh_frame *f, unsigned *flags, bool in_dq
     char next = peek_at(s, start + 1);
     if (next == '(') {
         if (peek_at(s, start + 2) == '(' && sh_is_arithmetic(s, start + 3)) {
+            if (!enter_nesting(s, start))
+                return;
             s->pos = start + 3;
             lex_arith_body(s, f, flags, start, "))", "unterminated $((");
+            st->nesting--;
             *flags |= RP_SH_WORD_ARITH;
         } else {
-            if (++st->nesting > SH_MAX_NESTING) {
-                sh_fail(s, start, "nesting too deep");
+            if (!enter_nesting(s, start))
                 return;
-            }
             sh_frame inner = *f;
             inner.ctx |= RP_SH_CTX_CMDSUB;
             inner.env = sh_new_env(st, RP_SH_ENV_SUBST, f->env);
@@ -309,11 +321,17 @@ static void lex_dollar(sh_src *s, const sh_frame *f, unsigned *flags, bool in_dq
             *flags |= RP_SH_WORD_CMDSUB;
         }
     } else if (next == '[') {
+        if (!enter_nesting(s, start))
+            return;
         s->pos = start + 2;
         lex_arith_body(s, f, flags, start, "]", "unterminated $[");
+        st->nesting--;
         *flags |= RP_SH_WORD_ARITH;
     } else if (next == '{') {
+        if (!enter_nesting(s, start))
+            return;
         lex_brace_param(s, f, flags, in_dq);
+        st->nesting--;
         *flags |= RP_SH_WORD_VAR;
     } else if (sh_is_name_start(next)) {
         s->pos = start + 1;

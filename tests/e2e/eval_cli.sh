@@ -329,6 +329,72 @@ mkdir -p "$TMP/empty-project"
 check "no configuration at all: everything is allowed" json_lines "$OUT" 'd[0]["result"] == "ALLOW"'
 check "... with a warning on stderr" grep -q 'every event is allowed' "$ERR"
 
+# ---- hostile input (issue 16, 13-14): every good line answered, every bad one an error line,
+# no crash; identifiers longer than 512 bytes refused by every command that reads one ----
+cat >"$TMP/cd.yaml" <<'EOF'
+policies:
+  cd:
+    type: function
+    handler: omnigent.policies.builtins.working_dir.block_working_dir_changes
+EOF
+python3 - "$TMP/hostile.jsonl" <<'PY'
+import json, sys
+def call(cmd, sid="h1"):
+    return json.dumps({"type": "tool_call", "session_id": sid, "target": "Bash",
+                       "data": {"name": "Bash", "arguments": {"command": cmd}}})
+lines = [
+    call("ls"),
+    "not json",                                                   # 2: error
+    call("cd /elsewhere"),
+    "[1, 2]",                                                     # 4: error
+    call("ls"),
+    '{"type": 5, "session_id": [1], "data": "x", "context": 7}',  # 6: error
+    call("ls"),
+    call("ls", sid="s" * 1000000),                                # 8: error
+    call("ls"),
+    call("ls\u0000x", sid="a\u0000b"),                            # 10: answered
+    "[" * 100000,                                                 # 11: error
+    call("echo " + "${" * 60000),                                 # 12: answered (unreadable)
+    call("echo " + "$[" * 30000),                                 # 13: answered (unreadable)
+    call("cd /elsewhere"),
+]
+open(sys.argv[1], "w").write("\n".join(lines) + "\n")
+PY
+run_rampart "$OUT" "$ERR" eval -c "$TMP/cd.yaml" "$TMP/hostile.jsonl"
+expect_rc "a batch with hostile lines" 1
+check "... every good line answered, every bad one an error line" json_lines "$OUT" '
+len(d) == 14
+and [i + 1 for i, x in enumerate(d) if "error" in x] == [2, 4, 6, 8, 11]
+and [d[i - 1]["result"] for i in (1, 3, 5, 7, 9, 10, 14)] ==
+    ["ALLOW", "DENY", "ALLOW", "ALLOW", "ALLOW", "ALLOW", "DENY"]
+and d[11]["result"] in ("ALLOW", "ABSTAIN") and d[12]["result"] in ("ALLOW", "ABSTAIN")
+and "session_id is 1000000 bytes long; identifiers are limited to 512 bytes" in d[7]["error"]'
+
+python3 -c 'import json; print(json.dumps({"session_id": "s" * 1000000, "cwd": "/tmp",
+    "hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {"command": "ls"}}))' \
+    >"$TMP/hook-1m.json"
+T0=$(date +%s%N)
+"$BIN" hook claude-code <"$TMP/hook-1m.json" >"$OUT" 2>"$ERR"
+RC=$?
+T1=$(date +%s%N)
+expect_rc "hook with a 1 MB session_id" 0
+check "... is denied, naming session_id and the limit" json_lines "$OUT" '
+d[0]["hookSpecificOutput"]["permissionDecision"] == "deny"
+and "session_id is 1000000 bytes long; identifiers are limited to 512 bytes"
+    in d[0]["hookSpecificOutput"]["permissionDecisionReason"]'
+check "... answered within a second" test $(((T1 - T0) / 1000000)) -lt 1000
+
+python3 -c 'import json; print(json.dumps({"session_id": "u1", "model": "m" * 100000,
+    "input_tokens": 1}))' >"$TMP/usage-big.jsonl"
+run_rampart "$OUT" "$ERR" usage record "$TMP/usage-big.jsonl"
+expect_rc "usage record with a 100 KB model" 1
+check "... names the field and the limit" \
+    grep -q 'model is 100000 bytes long; identifiers are limited to 512 bytes' "$ERR"
+run_rampart "$OUT" "$ERR" approve "$(head -c 100000 /dev/zero | tr '\0' s)" some-key
+expect_rc "approve with a 100 KB session id" 2
+check "... names the argument and the limit" \
+    grep -q 'SESSION is 100000 bytes long; identifiers are limited to 512 bytes' "$ERR"
+
 # ---- help and usage errors ----
 run_rampart "$OUT" "$ERR"
 expect_rc "no command" 2

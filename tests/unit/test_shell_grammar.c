@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "shell/shell.h"
@@ -213,6 +214,33 @@ static void test_spans(void **state)
     assert_int_equal(command_named("ls", 0)->offset, 0);
 }
 
+/* `${`, `$[`, `$((` nest through the word lexer like `$(` does: 60k levels overflowed the C
+ * stack before they counted against the nesting limit. Shallow nesting still reads. */
+static void deep(const char *prefix, const char *open, size_t n, const char *suffix)
+{
+    size_t plen = strlen(prefix), olen = strlen(open);
+    char *src = malloc(plen + n * olen + strlen(suffix) + 1);
+    assert_non_null(src);
+    memcpy(src, prefix, plen);
+    for (size_t i = 0; i < n; i++)
+        memcpy(src + plen + i * olen, open, olen);
+    strcpy(src + plen + n * olen, suffix);
+    expect_unreadable(src);
+    assert_string_equal(parsed.error, "nesting too deep");
+    free(src);
+}
+
+static void test_substitution_nesting_is_bounded(void **state)
+{
+    (void)state;
+    deep("echo ", "${", 60000, "");
+    deep("echo ", "$[", 60000, "");
+    deep("echo ", "${#a[", 60000, "");
+    deep("echo ", "${a/", 60000, "");
+    deep("echo ", "\"${", 60000, "");
+    parse_ok("echo ${a:-${b:-${c}}} $[1+$[2]] ${#a[${i}]} ${a/${x}/y}");
+}
+
 int main(void)
 {
     rp_arena_init(&arena, 1 << 16);
@@ -227,6 +255,7 @@ int main(void)
         cmocka_unit_test(test_conditional_and_arithmetic_commands),
         cmocka_unit_test(test_program_normalisation),
         cmocka_unit_test(test_spans),
+        cmocka_unit_test(test_substitution_nesting_is_bounded),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     rp_arena_free(&arena);
