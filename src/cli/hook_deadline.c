@@ -28,6 +28,20 @@ static void write_all(int fd, const char *p, size_t n)
     }
 }
 
+/* The signals whose handler writes the prepared answer and that can come at any time: each is
+ * blocked while another runs, while the answer is replaced, and from disarm on, so that no
+ * answer is torn or cut short by a second one (a torn answer reads as a hook error, and the
+ * hosts then run the tool). */
+static void answer_signals(sigset_t *set)
+{
+    sigemptyset(set);
+    sigaddset(set, SIGALRM);
+    sigaddset(set, SIGTERM);
+    sigaddset(set, SIGXCPU);
+    sigaddset(set, SIGHUP);
+    sigaddset(set, SIGINT);
+}
+
 static void on_deadline(int sig)
 {
     if (answered) {
@@ -68,7 +82,7 @@ static void install_crash_answer(void)
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_deadline;
     sa.sa_flags = SA_ONSTACK;
-    sigemptyset(&sa.sa_mask);
+    answer_signals(&sa.sa_mask);
     const int crashes[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
     for (size_t i = 0; i < sizeof crashes / sizeof crashes[0]; i++)
         sigaction(crashes[i], &sa, NULL);
@@ -84,7 +98,7 @@ static void install_kill_answer(void)
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_deadline;
     sa.sa_flags = SA_ONSTACK;
-    sigemptyset(&sa.sa_mask);
+    answer_signals(&sa.sa_mask);
     const int kills[] = {SIGTERM, SIGXCPU, SIGHUP, SIGINT};
     for (size_t i = 0; i < sizeof kills / sizeof kills[0]; i++)
         sigaction(kills[i], &sa, NULL);
@@ -101,7 +115,7 @@ static void install_handlers(void)
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_deadline;
-    sigemptyset(&sa.sa_mask);
+    answer_signals(&sa.sa_mask);
     sigaction(SIGALRM, &sa, NULL);
 #if RAMPART_CRASH_ANSWER
     install_crash_answer();
@@ -120,11 +134,10 @@ void rp_hook_deadline_prepare(void)
     install_handlers();
 }
 
-static void block_alarm(sigset_t *old)
+static void block_answer_signals(sigset_t *old)
 {
     sigset_t set;
-    sigemptyset(&set);
-    sigaddset(&set, SIGALRM);
+    answer_signals(&set);
     sigprocmask(SIG_BLOCK, &set, old);
 }
 
@@ -162,7 +175,7 @@ void rp_hook_deadline_set_answer(const char *out, size_t out_len, const char *er
                                  int exit_code)
 {
     sigset_t old;
-    block_alarm(&old);
+    block_answer_signals(&old);
     fallback_out_len = out_len < ANSWER_MAX ? out_len : ANSWER_MAX;
     fallback_err_len = err_len < ANSWER_MAX ? err_len : ANSWER_MAX;
     if (fallback_out_len)
@@ -176,7 +189,7 @@ void rp_hook_deadline_set_answer(const char *out, size_t out_len, const char *er
 void rp_hook_deadline_disarm(void)
 {
     sigset_t old;
-    block_alarm(&old);
+    block_answer_signals(&old);
     answered = 1;
     struct itimerval off = {{0, 0}, {0, 0}};
     setitimer(ITIMER_REAL, &off, NULL);
