@@ -110,9 +110,14 @@ static int parse_post_tool(const rp_json *payload, rp_arena *a, rp_hook_call *ca
             output = rp_json_new(
                 a, rp_json_make_string_ref(
                        text && text[0] ? rp_arena_sprintf(a, "%s\n%s", text, error) : error));
-    } else if (text && strcmp(call->tool_name, "run_shell_command") == 0 &&
-               rp_tool_outcome_exit_line(text, "Exit Code:", false) == RP_TOOL_ERROR) {
-        outcome = RP_TOOL_ERROR;
+    } else if (strcmp(call->tool_name, "run_shell_command") == 0) {
+        /* The shell's own "Exit Code: N" line decides; a line without a number ("(none)":
+         * killed by a signal) says nothing, and the text heuristics judge. No line and no
+         * error: Gemini reports success. */
+        rp_tool_outcome exit =
+            text ? rp_tool_outcome_exit_line(text, "Exit Code:", false) : RP_TOOL_UNKNOWN;
+        if (exit != RP_TOOL_UNKNOWN || (text && strstr(text, "Exit Code:") != NULL))
+            outcome = exit;
     }
     rp_hook_event_tool_result(a, &call->event, tool, call->tool_input, output, outcome);
     return 0;

@@ -133,8 +133,9 @@ rp_tool_outcome rp_tool_outcome_exit_line(const char *text, const char *label, b
             const char *p = line + n;
             while (*p == ' ')
                 p++;
-            char *end;
-            long code = strtol(p, &end, 10);
+            char *end = (char *)p;
+            /* strtol would skip a newline too and read the next line's number. */
+            long code = isdigit((unsigned char)*p) || *p == '-' ? strtol(p, &end, 10) : 0;
             /* Only a whole integer counts: "Exit Code: (none)" (a signal) says nothing here. */
             if (end != p &&
                 (*end == '\0' || *end == '\n' || *end == '\r' || isspace((unsigned char)*end)))

@@ -164,6 +164,12 @@ static void test_after_tool_events(void **state)
     assert_json(rp_json_get(&c.event, "data"),
                 "{\"is_error\":false,\"result\":\"Output: Exit Code: 3\\nExit Code: 0\\nProcess "
                 "Group PGID: 1\"}");
+    /* A command killed by a signal has no exit code: no success either (the heuristics judge). */
+    c = parse_ok("{" BASE "\"hook_event_name\":\"AfterTool\",\"tool_name\":\"run_shell_command\","
+                 "\"tool_input\":{\"command\":\"sleep 9\"},\"tool_response\":{\"llmContent\":"
+                 "\"Output: (empty)\\nExit Code: (none)\\nSignal: 9\"}}");
+    assert_json(rp_json_get(&c.event, "data"),
+                "{\"result\":\"Output: (empty)\\nExit Code: (none)\\nSignal: 9\"}");
     /* Another tool's text is not read for an exit code. */
     c = parse_ok("{" BASE "\"hook_event_name\":\"AfterTool\",\"tool_name\":\"read_file\","
                  "\"tool_input\":{\"path\":\"x\"},\"tool_response\":{\"llmContent\":"

@@ -144,6 +144,9 @@ static void test_exit_lines(void **state)
     assert_int_equal(rp_tool_outcome_exit_line("Exit Code: 2x", "Exit Code:", false),
                      RP_TOOL_UNKNOWN);
     assert_int_equal(rp_tool_outcome_exit_line("", "Exit Code:", false), RP_TOOL_UNKNOWN);
+    /* A label with no number of its own does not take the next line's. */
+    assert_int_equal(rp_tool_outcome_exit_line("Exit code:\n1\n", "Exit code:", true),
+                     RP_TOOL_UNKNOWN);
 }
 
 int main(void)
