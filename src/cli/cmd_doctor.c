@@ -253,22 +253,6 @@ static bool check_command(const char *command, rp_buf *note, rp_buf *why)
     return ok;
 }
 
-static int read_all(const char *path, rp_buf *out)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        return errno == ENOENT ? 0 : -1;
-    }
-    char chunk[8192];
-    size_t n;
-    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0) {
-        rp_buf_append(out, chunk, n);
-    }
-    fclose(f);
-    rp_buf_append(out, "", 0);
-    return 1;
-}
-
 static void ignore(void *self, const char *command)
 {
     (void)self;
@@ -303,7 +287,7 @@ static bool doctor_host(const rp_install_target *t, const char *base, bool proje
     rp_install_path(t, project, base, &path);
     show_path(&shown, path.data);
     bool fine = true;
-    int have = read_all(path.data, &text);
+    int have = rp_cli_read_file(path.data, &text);
     if (have < 0) {
         printf("%s: BROKEN: %s: %s\n", t->host, shown.data, strerror(errno));
         fine = false;

@@ -20,24 +20,24 @@
 #include "hosts/codex_trust.h"
 #include "hosts/install_targets.h"
 #include "hosts/settings_splice.h"
+#include "path/path.h"
 
 #define CLAUDE_MANAGED_DIR     "/etc/claude-code"
 #define GEMINI_SYSTEM_SETTINGS "/etc/gemini-cli/settings.json"
 
-/* Reads a whole file into b (NUL-terminated). False when it cannot be read. */
-static bool slurp(const char *path, rp_buf *b)
+int rp_cli_read_file(const char *path, rp_buf *out)
 {
-    rp_buf_reset(b);
+    rp_buf_reset(out);
     FILE *f = fopen(path, "rb");
     if (!f)
-        return false;
+        return errno == ENOENT ? 0 : -1;
     char chunk[8192];
     size_t n;
     while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
-        rp_buf_append(b, chunk, n);
+        rp_buf_append(out, chunk, n);
     fclose(f);
-    rp_buf_append(b, "", 0);
-    return true;
+    rp_buf_append(out, "", 0);
+    return 1;
 }
 
 /* The JSON object in path, or NULL (absent, unreadable or not an object). */
@@ -45,7 +45,7 @@ const rp_json *rp_cli_offswitch_read_json(rp_arena *a, const char *path)
 {
     rp_buf b = {0};
     const rp_json *v = NULL;
-    if (slurp(path, &b)) {
+    if (rp_cli_read_file(path, &b) == 1) {
         rp_json_error err;
         v = rp_json_parse(a, b.data, b.len, &err);
     }
@@ -196,7 +196,7 @@ static void codex(rp_arena *a, bool project, const char *hook_file, const char *
     const char *home = getenv("HOME");
     rp_buf toml = {0};
     if (home)
-        slurp(rp_arena_sprintf(a, "%s/.codex/config.toml", home), &toml);
+        rp_cli_read_file(rp_arena_sprintf(a, "%s/.codex/config.toml", home), &toml);
     char cwd[PATH_MAX];
     const char *dir = project && getcwd(cwd, sizeof cwd) ? cwd : NULL;
     rp_codex_trust t;
@@ -241,18 +241,9 @@ static void codex(rp_arena *a, bool project, const char *hook_file, const char *
 
 /* ---- Gemini CLI ---- */
 
-/* Is `sub` the directory `dir` or inside it? */
-static bool subpath(const char *dir, const char *sub)
-{
-    size_t n = strlen(dir);
-    while (n > 1 && dir[n - 1] == '/')
-        n--;
-    return strncmp(dir, sub, n) == 0 && (sub[n] == '\0' || sub[n] == '/' || n == 1);
-}
-
 /* Gemini's trust of a folder (its isPathTrusted): the longest rule that contains the folder
  * decides; TRUST_PARENT trusts the rule's parent. 1 trusted, 0 DO_NOT_TRUST, -1 no rule. */
-static int gemini_trust(rp_arena *a, const rp_json *rules, const char *folder)
+static int gemini_trust(const rp_json *rules, const char *folder)
 {
     size_t best = 0;
     int trust = -1;
@@ -265,12 +256,11 @@ static int gemini_trust(rp_arena *a, const rp_json *rules, const char *folder)
         snprintf(buf, sizeof buf, "%s", m->key);
         const char *dir = strcmp(level, "TRUST_PARENT") == 0 ? dirname(buf) : buf;
         dir = realpath(dir, real) ? real : dir;
-        if (subpath(dir, folder) && m->key_len + 1 > best) {
+        if (rp_path_is_under(folder, dir) && m->key_len + 1 > best) {
             best = m->key_len + 1;
             trust = strcmp(level, "DO_NOT_TRUST") == 0 ? 0 : 1;
         }
     }
-    (void)a;
     return trust;
 }
 
@@ -347,7 +337,7 @@ static void gemini(rp_arena *a, bool project, const char *hook_text, size_t hook
     const rp_json *rules = tf_path ? rp_cli_offswitch_read_json(a, tf_path) : NULL;
     char real[PATH_MAX];
     const char *here = have_cwd && realpath(cwd, real) ? real : cwd;
-    if (project && have_cwd && gemini_trust(a, rules, here) != 1)
+    if (project && have_cwd && gemini_trust(rules, here) != 1)
         rp_cli_offswitch_say(
             off, rp_arena_sprintf(
                      a,

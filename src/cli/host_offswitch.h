@@ -42,6 +42,9 @@ void rp_cli_offswitch_opencode(bool project, const char *hook_file, rp_buf *off)
 void rp_cli_offswitch_say(rp_buf *b, const char *text);
 /* path with $HOME shown as ~, in a. */
 const char *rp_cli_offswitch_shown(rp_arena *a, const char *path);
+/* Reads the whole file at path into out (reset first; NUL-terminated): 1, or 0 when it does
+ * not exist, -1 when it cannot be read. */
+int rp_cli_read_file(const char *path, rp_buf *out);
 /* The JSON object in path (in a), or NULL: absent, unreadable or not an object. */
 const rp_json *rp_cli_offswitch_read_json(rp_arena *a, const char *path);
 

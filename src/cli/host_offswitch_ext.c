@@ -87,21 +87,10 @@ static const char *pi_ignored(rp_arena *a, const char *path, const char *name)
 static const char *pi_entry_points(rp_arena *a, const char *dir)
 {
     const char *pkg = rp_arena_sprintf(a, "%s/package.json", dir);
-    FILE *f = fopen(pkg, "rb");
-    if (f) {
-        rp_buf b = {0};
-        char chunk[4096];
-        size_t n;
-        while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
-            rp_buf_append(&b, chunk, n);
-        fclose(f);
-        rp_json_error err;
-        const rp_json *v = b.data ? rp_json_parse(a, b.data, b.len, &err) : NULL;
-        const rp_json *ext = rp_json_get(rp_json_get(v, "pi"), "extensions");
-        rp_buf_free(&b);
-        if (rp_json_is_array(ext) && ext->len > 0)
-            return rp_arena_sprintf(a, "%s lists its own \"pi\".\"extensions\"", pkg);
-    }
+    const rp_json *ext =
+        rp_json_get(rp_json_get(rp_cli_offswitch_read_json(a, pkg), "pi"), "extensions");
+    if (rp_json_is_array(ext) && ext->len > 0)
+        return rp_arena_sprintf(a, "%s lists its own \"pi\".\"extensions\"", pkg);
     for (int i = 0; i < 2; i++) {
         const char *index = rp_arena_sprintf(a, "%s/index.%s", dir, i ? "js" : "ts");
         if (access(index, F_OK) == 0)
@@ -124,6 +113,15 @@ void rp_cli_offswitch_pi(bool project, const char *hook_file, rp_buf *off)
         base = dir;
     else if (home)
         base = rp_arena_sprintf(&a, "%s/.pi/agent", home);
+    /* PI_CODING_AGENT_DIR names the same place in another spelling (a trailing slash, a link):
+     * then the checks below go on from the extension's own directory. */
+    char have[PATH_MAX], same[PATH_MAX], hook_dir[PATH_MAX];
+    snprintf(hook_dir, sizeof hook_dir, "%s", hook_file);
+    if (!project && dir && dir[0] && realpath(rp_arena_sprintf(&a, "%s/extensions", dir), same) &&
+        realpath(dirname(hook_dir), have) && strcmp(same, have) == 0) {
+        snprintf(hook_dir, sizeof hook_dir, "%s", hook_file);
+        base = dirname(dirname(hook_dir));
+    }
     const char *want = base ? rp_arena_sprintf(&a, "%s/extensions/", base) : NULL;
     if (!project && dir && dir[0] && strncmp(hook_file, want, strlen(want)) != 0) {
         rp_cli_offswitch_say(off,

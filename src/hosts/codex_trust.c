@@ -215,7 +215,8 @@ static bool same_dir(const char *dir, const char *path)
 /* Records a [projects."<dir>"] trust_level value v for the project or its git root. */
 static void read_project_trust(states *s, const char *dir, const char *v)
 {
-    bool trusted = strncmp(v, "\"trusted\"", 9) == 0;
+    const char *level = NULL; /* a basic or a 'literal' string, as TOML reads either */
+    bool trusted = read_string(v, s->a, &level, false) && strcmp(level, "trusted") == 0;
     if (same_dir(dir, s->project)) {
         s->exact_seen = true;
         s->exact_trusted = trusted;

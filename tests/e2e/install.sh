@@ -465,6 +465,9 @@ rm -f "$HOME/.gemini/trustedFolders.json"
 PI_CODING_AGENT_DIR=$TMP/pi-elsewhere "$BIN" doctor >"$OUT" 2>"$ERR"
 check "pi: doctor says PI_CODING_AGENT_DIR points Pi elsewhere" grep -qF \
     "pi: OFF: PI_CODING_AGENT_DIR is $TMP/pi-elsewhere, so Pi started from this environment loads its extensions from $TMP/pi-elsewhere/extensions/, not ~/.pi/agent/extensions/rampart.ts" "$OUT"
+# The same directory in another spelling (a trailing slash) is no off-switch.
+PI_CODING_AGENT_DIR=$HOME/.pi/agent/ "$BIN" doctor >"$OUT" 2>"$ERR"
+check "pi: doctor takes PI_CODING_AGENT_DIR=~/.pi/agent/ as the same place" grep -q "^pi: ok" "$OUT"
 # Pi's settings.json can switch an auto-discovered extension off ("!glob", "-path"; what its
 # /settings toggle writes), and "+path" brings it back.
 PI=$HOME/.pi/agent

@@ -88,6 +88,11 @@ static void test_features_and_project(void **state)
     assert_false(t.project_untrusted);
     t = check("[projects.\"/p/re\"]\ntrust_level = \"trusted\"\n", "/p/repo");
     assert_true(t.project_untrusted);
+    /* A TOML literal string is the same value; an escape spelling it is too. */
+    t = check("[projects.\"/p/repo\"]\ntrust_level = 'trusted'\n", "/p/repo");
+    assert_false(t.project_untrusted);
+    t = check("[projects.\"/p/repo\"]\ntrust_level = \"trust\\u0065d\"\n", "/p/repo");
+    assert_false(t.project_untrusted);
 }
 
 /* Codex 0.171 (its hooks/list, checked by hand): a project's .codex/ layer is trusted by the
