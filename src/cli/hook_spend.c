@@ -287,8 +287,10 @@ int rp_hook_record_transcript(rp_store *store, const rp_pricing *pricing,
     }
     bool wait = wait_ms > 0 && (needle != NULL || src->final);
     int go_on = src->wait_for_file ? 1 : 0; /* the highest rc that keeps waiting */
+    /* The bytes read before count for a tool_use, and for a turn's end only when nothing new
+     * came: past new lines (this turn's prompt), an end among the old ones is an earlier turn's. */
     if (rc <= go_on && rc >= 0 && wait && !arrived(data, len, needle) &&
-        !arrived_before(src->path, stored, needle)) {
+        !((needle != NULL || len == 0) && arrived_before(src->path, stored, needle))) {
         int64_t until = monotonic_ms() + wait_ms;
         while (rc >= 0 && rc <= go_on && !arrived(data, len, needle) && monotonic_ms() < until) {
             struct timespec step = {.tv_sec = 0, .tv_nsec = WAIT_STEP_MS * 1000000L};
@@ -332,9 +334,10 @@ int rp_hook_record_transcript(rp_store *store, const rp_pricing *pricing,
         memset(stats, 0, sizeof *stats);                    /* rolled back: nothing was recorded */
         stats->found = true;
         stats->call_outcome = call_outcome;
-    } else {
-        memcpy(stats->model, model, sizeof model);
     }
+    /* The model was read whatever the ledger did; without it the model is unknown, which an
+     * expensive_models check takes as expensive. */
+    memcpy(stats->model, model, sizeof model);
     rp_arena_free(&a);
     free(data);
     return rc;

@@ -12,8 +12,11 @@
 
 #include "core/clock.h"
 #include "hosts/transcript.h"
+#include "store/store.h"
 
-/* The count tokens.key: an integer >= 0 (absent = 0); false when it is something else. */
+/* The count tokens.key: an integer >= 0 (absent = 0), at most RP_USAGE_MAX_TOKENS (clamped, as
+ * the ledger clamps a host's report: the sums below then cannot overflow); false when it is
+ * something else. */
 static bool count(const rp_json *tokens, const char *key, int64_t *out)
 {
     const rp_json *v = rp_json_get(tokens, key);
@@ -24,7 +27,7 @@ static bool count(const rp_json *tokens, const char *key, int64_t *out)
     if (v->type != RP_JSON_INT || v->v.i < 0) {
         return false;
     }
-    *out = v->v.i;
+    *out = v->v.i < RP_USAGE_MAX_TOKENS ? v->v.i : RP_USAGE_MAX_TOKENS;
     return true;
 }
 

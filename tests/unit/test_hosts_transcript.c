@@ -14,6 +14,7 @@
 
 #include "engine/usage.h"
 #include "hosts/transcript.h"
+#include "store/store.h"
 #include "transcript_fixture.h"
 
 typedef struct want_message {
@@ -348,6 +349,15 @@ static void test_gemini_recording(void **state)
     assert_int_equal(c.consumed, (size_t)(strrchr(text, '\n') - text) + 1);
     assert_string_equal(c.model, "gemini-2.5-flash");
     assert_false(c.ended);
+
+    /* Hostile counts are clamped to the ledger's bound before they are added: no overflow. */
+    const char *huge = "{\"id\":\"r9\",\"type\":\"gemini\",\"tokens\":{\"input\":"
+                       "9223372036854775807,\"tool\":9223372036854775807,\"output\":"
+                       "9223372036854775807,\"thoughts\":9223372036854775807}}\n";
+    assert_int_equal(rp_transcript_parse_gemini(&a, huge, strlen(huge), &c), 0);
+    assert_int_equal(c.n_messages, 1);
+    assert_true(rp_json_get(c.messages[0].usage, "input_tokens")->v.i == 2 * RP_USAGE_MAX_TOKENS);
+    assert_true(rp_json_get(c.messages[0].usage, "output_tokens")->v.i == 2 * RP_USAGE_MAX_TOKENS);
     rp_arena_free(&a);
 }
 
