@@ -81,13 +81,13 @@ rp_session_status rp_session_eval(const rp_config *cfg, const rp_session_opts *o
                                   const char *event_json, size_t len, rp_buf *out, char *err,
                                   size_t err_size);
 
-/* The key a prompt ASK is parked under: the prompt's key (context.tool_use_id) and a hash of
- * the policies that asked, so that a resend approves only the question the person saw. */
 /* True when a policy of cfg reads spend or the session's model (a cost budget, cel_policy, a
  * sub-agent budget by default): only then is it worth a hook's time to wait for spend a host
  * has not written yet. */
 bool rp_session_reads_spend(const rp_config *cfg);
 
+/* The key a prompt ASK is parked under: the prompt's key (context.tool_use_id) and a hash of
+ * the policies that asked, so that a resend approves only the question the person saw. */
 const char *rp_session_prompt_ask_key(rp_arena *a, const char *prompt_key, const char **askers,
                                       size_t n_askers);
 
