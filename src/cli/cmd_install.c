@@ -38,7 +38,16 @@ static const char install_usage[] =
     "pi's and opencode's extension) use that config; installing again with another -c\n"
     "replaces it. Without -c and with no user or system config, install writes the starter\n"
     "config of `rampart init` (a hook with no policy would allow everything) and says so.\n"
-    "--dry-run prints the resulting file instead of writing it.\n";
+    "--dry-run prints the resulting file instead of writing it.\n"
+    "\n"
+    "Files are written through a new temporary file beside them and a rename, never through\n"
+    "whatever is already at a name. A symlinked user file (a dotfile manager's) is followed:\n"
+    "the file it points at is rewritten and the link stays. A --project file, or a directory\n"
+    "on its path (.claude, ...), that is a symlink is followed only when it stays inside the\n"
+    "project; one leading out of it is refused, since a cloned repository may have planted it.\n"
+    "A dangling symlinked settings file is refused, and so is anything at FILE.rampart-backup\n"
+    "that is not a regular file of yours with one link (a symlink, directory, fifo, another\n"
+    "user's file, a hard link): install then writes nothing and says what to remove.\n";
 
 static const char uninstall_usage[] =
     "usage: rampart uninstall HOST [--user | --project] [--dry-run]\n"

@@ -240,4 +240,10 @@ expect_rc "init --force through a symlinked config" 0
 check "init --force: the link stays a link" test -L "$CONF"
 check "init --force: its target has the starter" grep -qF "rampart starter config" "$HOME/dotfiles/rampart.yaml"
 
+# ---- what --help says about it ----
+run_rampart "$OUT" "$ERR" install --help
+check "install --help: a user's symlinked file is followed" grep -qF "A symlinked user file (a dotfile manager's) is followed" "$OUT"
+check "install --help: a --project link out of the project is refused" grep -qF "one leading out of it is refused" "$OUT"
+check "install --help: what at the backup is refused" grep -qF "anything at FILE.rampart-backup" "$OUT"
+
 e2e_finish
