@@ -234,7 +234,10 @@ static int walk_parents(const char *path, const char *root, bool make_parents, b
 char *rp_safe_resolve(const char *path, const char *root, bool make_parents, rp_buf *err)
 {
     if (path[0] != '/' || (root && (!within(path, root) || strcmp(path, root) == 0))) {
-        rp_buf_printf(err, "%s: not a file under %s", path, root ? root : "/");
+        if (root)
+            rp_buf_printf(err, "%s: not a file under %s", path, root);
+        else
+            rp_buf_printf(err, "%s: not an absolute path", path);
         return NULL;
     }
     bool missing;
