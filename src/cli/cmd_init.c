@@ -6,16 +6,14 @@
  * asked about, a generous cap on tool calls, credentials kept out of prompts and tool calls,
  * and daily spend checkpoints that ask and never stop work on their own. `rampart install`
  * writes it too when the user has no config (rp_cli_write_starter_config). */
-#include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include "cli/cli.h"
+#include "core/safe_file.h"
 
 static const char init_usage[] =
     "usage: rampart init [--force] [--print]\n"
@@ -84,44 +82,26 @@ int rp_cli_write_starter_config(bool force, char *path, size_t path_size, char *
         snprintf(err, err_size, "neither $XDG_CONFIG_HOME nor $HOME is set");
         return -1;
     }
+    /* Without --force anything at the path is kept, a dangling link too (it may be a dotfile
+     * manager's, not checked out yet). */
     struct stat st;
-    if (!force && stat(path, &st) == 0)
+    if (!force && lstat(path, &st) == 0)
         return 0;
-    char dir[PATH_MAX];
-    snprintf(dir, sizeof dir, "%s", path);
-    for (char *p = dir + 1; *p; p++) {
-        if (*p != '/')
-            continue;
-        *p = '\0';
-        if (mkdir(dir, 0755) != 0 && errno != EEXIST) {
-            snprintf(err, err_size, "%s: %s", dir, strerror(errno));
-            return -1;
-        }
-        *p = '/';
+    /* The user's own path: a symlinked config is followed (rp_safe_resolve), and the file is
+     * written through a temporary file and a rename, so a hook never reads half a config.
+     * Without --force, a file that appeared meanwhile is kept (RP_SAFE_NO_REPLACE). */
+    rp_buf e = {0};
+    int rc = -1;
+    char *real = rp_safe_resolve(path, NULL, true, &e);
+    if (real) {
+        rc = rp_safe_write(real, starter, sizeof starter - 1, 0644, force ? 0 : RP_SAFE_NO_REPLACE,
+                           &e);
+        free(real);
     }
-    /* Through a temporary file and a rename: a hook never reads half a config. O_EXCL keeps a
-     * file that appeared meanwhile (without --force). */
-    char tmp[PATH_MAX + 32];
-    snprintf(tmp, sizeof tmp, "%s.rampart-tmp.%ld", path, (long)getpid());
-    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    if (fd < 0) {
-        snprintf(err, err_size, "%s: %s", tmp, strerror(errno));
-        return -1;
-    }
-    size_t len = sizeof starter - 1;
-    bool ok = write(fd, starter, len) == (ssize_t)len && fsync(fd) == 0;
-    ok = close(fd) == 0 && ok;
-    if (ok)
-        ok = force ? rename(tmp, path) == 0 : link(tmp, path) == 0;
-    int saved = errno;
-    unlink(tmp);
-    if (!ok) {
-        if (!force && saved == EEXIST)
-            return 0;
-        snprintf(err, err_size, "cannot write %s: %s", path, strerror(saved));
-        return -1;
-    }
-    return 1;
+    if (rc < 0)
+        snprintf(err, err_size, "%s", e.data);
+    rp_buf_free(&e);
+    return rc;
 }
 
 static int init_run(int argc, char **argv)

@@ -7,7 +7,6 @@
  * line set to the same command. The hook command names this binary by its absolute path, so
  * the hook does not depend on the host's PATH. */
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +16,7 @@
 
 #include "cli/cli.h"
 #include "cli/host_offswitch.h"
+#include "core/safe_file.h"
 #include "hosts/install_targets.h"
 
 static const char install_usage[] =
@@ -38,7 +38,16 @@ static const char install_usage[] =
     "pi's and opencode's extension) use that config; installing again with another -c\n"
     "replaces it. Without -c and with no user or system config, install writes the starter\n"
     "config of `rampart init` (a hook with no policy would allow everything) and says so.\n"
-    "--dry-run prints the resulting file instead of writing it.\n";
+    "--dry-run prints the resulting file instead of writing it.\n"
+    "\n"
+    "Files are written through a new temporary file beside them and a rename, never through\n"
+    "whatever is already at a name. A symlinked user file (a dotfile manager's) is followed:\n"
+    "the file it points at is rewritten and the link stays. A --project file, or a directory\n"
+    "on its path (.claude, ...), that is a symlink is followed only when it stays inside the\n"
+    "project; one leading out of it is refused, since a cloned repository may have planted it.\n"
+    "A dangling symlinked settings file is refused, and so is anything at FILE.rampart-backup\n"
+    "that is not a regular file of yours with one link (a symlink, directory, fifo, another\n"
+    "user's file, a hard link): install then writes nothing and says what to remove.\n";
 
 static const char uninstall_usage[] =
     "usage: rampart uninstall HOST [--user | --project] [--dry-run]\n"
@@ -95,17 +104,19 @@ static int parse_args(const rp_cli_command *cmd, int argc, char **argv, install_
     return RP_EXIT_OK;
 }
 
-/* The settings or extension file of t for the chosen scope (malloc'd), or NULL. */
-static char *target_path(const rp_install_target *t, bool project, const char *prog)
+/* The settings or extension file of t for the chosen scope (malloc'd), or NULL. For --project,
+ * root is the project directory without symlinks (what a write must stay under); else "". */
+static char *target_path(const rp_install_target *t, bool project, char root[PATH_MAX],
+                         const char *prog)
 {
-    char cwd[PATH_MAX];
     const char *base;
+    root[0] = '\0';
     if (project) {
-        if (!getcwd(cwd, sizeof cwd)) {
+        if (!realpath(".", root)) {
             fprintf(stderr, "%s: the current directory: %s\n", prog, strerror(errno));
             return NULL;
         }
-        base = cwd;
+        base = root;
     } else {
         base = getenv("HOME");
         if (!base || base[0] != '/') {
@@ -150,71 +161,42 @@ static int read_file(const char *path, rp_buf *out, mode_t *mode, const char *pr
     return 1;
 }
 
-/* Creates every missing parent directory of path. */
-static int make_parents(const char *path, const char *prog)
+/* Where the file at path is written (rp_safe_resolve: a symlinked user file is followed, a
+ * project's file must stay inside the project), malloc'd, or NULL (error printed). */
+static char *resolve(const char *path, const char *root, bool make_parents, const char *prog)
 {
-    char tmp[PATH_MAX];
-    if (strlen(path) >= sizeof tmp) {
-        fprintf(stderr, "%s: %s: path too long\n", prog, path);
-        return -1;
+    rp_buf err = {0};
+    char *real = rp_safe_resolve(path, root[0] ? root : NULL, make_parents, &err);
+    if (!real) {
+        fprintf(stderr, "%s: %s\n", prog, err.data);
     }
-    strcpy(tmp, path);
-    for (char *p = tmp + 1; *p; p++) {
-        if (*p != '/') {
-            continue;
-        }
-        *p = '\0';
-        if (mkdir(tmp, 0755) != 0 && errno != EEXIST) {
-            fprintf(stderr, "%s: %s: %s\n", prog, tmp, strerror(errno));
-            return -1;
-        }
-        *p = '/';
-    }
-    return 0;
+    rp_buf_free(&err);
+    return real;
 }
 
-/* Writes data to path through a temporary file in the same directory and a rename, so that a
- * host reading the file never sees half of it. */
+/* Writes data to path atomically (rp_safe_write); path is what resolve() gave. */
 static int write_atomic(const char *path, const char *data, size_t len, mode_t mode,
                         const char *prog)
 {
-    /* A settings file kept in a dotfiles repository is often a symlink: write the file it
-     * points at, so the link survives. */
-    char real[PATH_MAX];
-    struct stat lst;
-    if (lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode) && realpath(path, real)) {
-        path = real;
+    rp_buf err = {0};
+    int rc = rp_safe_write(path, data, len, mode, 0, &err) == 1 ? 0 : -1;
+    if (rc != 0) {
+        fprintf(stderr, "%s: %s\n", prog, err.data);
     }
-    if (make_parents(path, prog) != 0) {
-        return -1;
+    rp_buf_free(&err);
+    return rc;
+}
+
+/* Checks the backup path before anything is written: 0 none, 1 rampart's own, -1 refused. */
+static int check_backup(const char *bak, const char *prog)
+{
+    rp_buf err = {0};
+    int rc = rp_safe_check_backup(bak, &err);
+    if (rc < 0) {
+        fprintf(stderr, "%s: %s\n", prog, err.data);
     }
-    rp_buf tmp = {0};
-    rp_buf_printf(&tmp, "%s.rampart-tmp.%ld", path, (long)getpid());
-    int fd = open(tmp.data, O_WRONLY | O_CREAT | O_TRUNC, mode);
-    if (fd < 0) {
-        fprintf(stderr, "%s: %s: %s\n", prog, tmp.data, strerror(errno));
-        rp_buf_free(&tmp);
-        return -1;
-    }
-    bool ok = fchmod(fd, mode) == 0;
-    for (size_t off = 0; ok && off < len;) {
-        ssize_t w = write(fd, data + off, len - off);
-        if (w < 0 && errno == EINTR) {
-            continue;
-        }
-        ok = w > 0;
-        off += ok ? (size_t)w : 0;
-    }
-    ok = ok && fsync(fd) == 0;
-    ok = close(fd) == 0 && ok;
-    if (!ok || rename(tmp.data, path) != 0) {
-        fprintf(stderr, "%s: cannot write %s: %s\n", prog, path, strerror(errno));
-        unlink(tmp.data);
-        rp_buf_free(&tmp);
-        return -1;
-    }
-    rp_buf_free(&tmp);
-    return 0;
+    rp_buf_free(&err);
+    return rc;
 }
 
 static char *backup_path(const char *path)
@@ -297,12 +279,17 @@ static void warn_offswitch(const rp_install_target *t, const install_args *a, co
 /* The extension file runs the same command as a settings host's hook: this binary, by its
  * absolute path, with the same -c; install writes both into the file's RAMPART_COMMAND line. */
 static int install_extension(const rp_install_target *t, const install_args *a, const char *bin,
-                             const char *config, const char *path, const char *prog)
+                             const char *config, const char *path, const char *root,
+                             const char *prog)
 {
+    char *real = resolve(path, root, !a->dry_run, prog);
+    if (!real) {
+        return RP_EXIT_FAIL;
+    }
     rp_buf text = {0}, old = {0};
     const char *argv[] = {bin, "-c", config};
     int rc = RP_EXIT_OK;
-    int have = read_file(path, &old, NULL, prog);
+    int have = read_file(real, &old, NULL, prog);
     if (!rp_install_extension_text(t, argv, config[0] ? 3 : 1, &text)) {
         fprintf(stderr,
                 "%s: cannot write the %s extension's RAMPART_COMMAND line for %s%s%s (a path "
@@ -321,13 +308,14 @@ static int install_extension(const rp_install_target *t, const install_args *a, 
         rc = RP_EXIT_FAIL;
     } else if (a->dry_run) {
         fwrite(text.data, 1, text.len, stdout);
-    } else if (write_atomic(path, text.data, text.len, 0644, prog) != 0) {
+    } else if (write_atomic(real, text.data, text.len, 0644, prog) != 0) {
         rc = RP_EXIT_FAIL;
     } else {
         printf("%s: installed %s (runs %s hook %s%s%s)\n", t->host, path, bin, t->host,
                config[0] ? " -c " : "", config);
         warn_offswitch(t, a, path, &text, prog);
     }
+    free(real);
     rp_buf_free(&text);
     rp_buf_free(&old);
     return rc;
@@ -351,12 +339,17 @@ static bool has_ours(const rp_install_target *t, const rp_buf *text)
 }
 
 static int install_settings(const rp_install_target *t, const install_args *a, const char *cmd,
-                            const char *path, const char *prog)
+                            const char *path, const char *root, const char *prog)
 {
+    char *real = resolve(path, root, !a->dry_run, prog);
+    if (!real) {
+        return RP_EXIT_FAIL;
+    }
     rp_buf old = {0}, out = {0};
     mode_t mode = 0644;
-    int have = read_file(path, &old, &mode, prog);
+    int have = read_file(real, &old, &mode, prog);
     if (have < 0) {
+        free(real);
         return RP_EXIT_FAIL;
     }
     rp_splice_spec spec = rp_install_spec(t, cmd);
@@ -373,10 +366,12 @@ static int install_settings(const rp_install_target *t, const install_args *a, c
     } else if (st == RP_SPLICE_UNCHANGED) {
         printf("%s: already installed (%s)\n", t->host, path);
         warn_offswitch(t, a, path, &old, prog);
+    } else if (check_backup(bak, prog) < 0) {
+        rc = RP_EXIT_FAIL; /* something planted at the backup's name: write nothing */
     } else if (have && !has_ours(t, &old) &&
                write_atomic(bak, old.data, old.len, mode, prog) != 0) {
         rc = RP_EXIT_FAIL;
-    } else if (write_atomic(path, out.data, out.len, mode, prog) != 0) {
+    } else if (write_atomic(real, out.data, out.len, mode, prog) != 0) {
         rc = RP_EXIT_FAIL;
     } else {
         if (!have) {
@@ -390,6 +385,7 @@ static int install_settings(const rp_install_target *t, const install_args *a, c
         warn_offswitch(t, a, path, &out, prog);
     }
     free(bak);
+    free(real);
     rp_buf_free(&old);
     rp_buf_free(&out);
     return rc;
@@ -432,7 +428,8 @@ static int install_run(int argc, char **argv)
     if (self_path(bin, sizeof bin, prog) != 0) {
         return RP_EXIT_FAIL;
     }
-    char *path = target_path(t, a.project, prog);
+    char root[PATH_MAX];
+    char *path = target_path(t, a.project, root, prog);
     if (!path) {
         return RP_EXIT_FAIL;
     }
@@ -443,11 +440,11 @@ static int install_run(int argc, char **argv)
     ensure_config(&a);
     int rc;
     if (t->extension) {
-        rc = install_extension(t, &a, bin, config, path, prog);
+        rc = install_extension(t, &a, bin, config, path, root, prog);
     } else {
         rp_buf command = {0};
         hook_command(&a, bin, config, &command);
-        rc = install_settings(t, &a, command.data, path, prog);
+        rc = install_settings(t, &a, command.data, path, root, prog);
         rp_buf_free(&command);
     }
     free(path);
@@ -455,10 +452,15 @@ static int install_run(int argc, char **argv)
 }
 
 static int uninstall_extension(const rp_install_target *t, const install_args *a, const char *path,
-                               const char *prog)
+                               const char *root, const char *prog)
 {
+    char *real = resolve(path, root, false, prog);
+    if (!real) {
+        return RP_EXIT_FAIL;
+    }
     rp_buf old = {0};
-    int have = read_file(path, &old, NULL, prog);
+    int have = read_file(real, &old, NULL, prog);
+    free(real);
     int rc = RP_EXIT_OK;
     if (have < 0) {
         rc = RP_EXIT_FAIL;
@@ -499,19 +501,39 @@ static void first_command(void *self, const char *command)
 }
 
 static int uninstall_settings(const rp_install_target *t, const install_args *a, const char *path,
-                              const char *prog)
+                              const char *root, const char *prog)
 {
+    char *real = resolve(path, root, false, prog);
+    if (!real) {
+        return RP_EXIT_FAIL;
+    }
     rp_buf old = {0}, bak = {0}, out = {0}, ours = {0};
     mode_t mode = 0644;
-    int have = read_file(path, &old, &mode, prog);
+    int have = read_file(real, &old, &mode, prog);
     if (have <= 0) {
         if (have == 0) {
             printf("%s: not installed (%s)\n", t->host, path);
         }
+        free(real);
         return have < 0 ? RP_EXIT_FAIL : RP_EXIT_OK;
     }
     char *bpath = backup_path(path);
-    int have_bak = read_file(bpath, &bak, NULL, prog);
+    /* The backup is read only when it is rampart's own: never through a planted link. */
+    int have_bak = check_backup(bpath, prog);
+    if (have_bak > 0) {
+        rp_buf err = {0};
+        have_bak = rp_safe_read_nofollow(bpath, &bak, &err);
+        if (have_bak < 0) {
+            fprintf(stderr, "%s: %s\n", prog, err.data);
+        }
+        rp_buf_free(&err);
+    }
+    if (have_bak < 0) {
+        free(bpath);
+        free(real);
+        rp_buf_free(&old);
+        return RP_EXIT_FAIL;
+    }
     /* Removal takes any handler running `rampart hook HOST`; the command install wrote (found
      * in the file) lets the backup be checked: if installing into it gives this file, the
      * backup is the exact original. Without a backup the original may have been no file. */
@@ -552,7 +574,7 @@ static int uninstall_settings(const rp_install_target *t, const install_args *a,
         } else {
             printf("%s: removed %s (install had created it)\n", t->host, path);
         }
-    } else if (write_atomic(path, out.data, out.len, mode, prog) != 0) {
+    } else if (write_atomic(real, out.data, out.len, mode, prog) != 0) {
         rc = RP_EXIT_FAIL;
     } else {
         printf("%s: removed from %s\n", t->host, path);
@@ -561,6 +583,7 @@ static int uninstall_settings(const rp_install_target *t, const install_args *a,
         unlink(bpath); /* the file is back to what the backup held (or the backup was stale) */
     }
     free(bpath);
+    free(real);
     rp_buf_free(&old);
     rp_buf_free(&bak);
     rp_buf_free(&out);
@@ -578,12 +601,13 @@ static int uninstall_run(int argc, char **argv)
         return prc < 0 ? RP_EXIT_OK : prc;
     }
     const rp_install_target *t = rp_install_target_find(a.host);
-    char *path = target_path(t, a.project, prog);
+    char root[PATH_MAX];
+    char *path = target_path(t, a.project, root, prog);
     if (!path) {
         return RP_EXIT_FAIL;
     }
-    int rc = t->extension ? uninstall_extension(t, &a, path, prog)
-                          : uninstall_settings(t, &a, path, prog);
+    int rc = t->extension ? uninstall_extension(t, &a, path, root, prog)
+                          : uninstall_settings(t, &a, path, root, prog);
     free(path);
     return rc;
 }
