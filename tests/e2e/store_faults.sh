@@ -11,6 +11,8 @@
 # * A full file system (a small tmpfs): the call that cannot write is denied, and the store
 #   recovers by itself — on the next call when the WAL was what filled it, once space is freed
 #   otherwise.
+# * A broken audit table (dropped, or a trigger that raises): the call is denied and its state
+#   update is not committed.
 #
 # The uid and tmpfs cases need root (chown, mount in a private mount namespace); without it they
 # are skipped with a message, unless CI=true, where they fail.
@@ -222,6 +224,47 @@ if privileged "a state.db of another uid"; then
     hook s1 ls --state-dir "$S"
     denied_for "state directory owned by uid 12345" "belongs to uid 12345"
 fi
+
+# ---- point 12: a broken audit table ----
+sql() { python3 -c 'import sqlite3, sys
+db = sqlite3.connect(sys.argv[1])
+db.executescript(sys.argv[2])
+db.commit()' "$@"; }
+calls_of() { python3 -c 'import sqlite3, sys, json
+db = sqlite3.connect(sys.argv[1])
+row = db.execute("SELECT state FROM session_state WHERE session_id = ?", (sys.argv[2],)).fetchone()
+print(json.dumps(json.loads(row[0]), sort_keys=True) if row else "none")' "$@"; }
+
+S=$TMP/s-audit
+mkdir -p "$S"
+hook a1 ls --state-dir "$S"
+hook_allowed "audit: a first call"
+before=$(calls_of "$S/state.db" a1)
+sql "$S/state.db" "DROP TABLE audit;"
+hook a1 ls --state-dir "$S"
+denied_for "audit table dropped" "audit"
+after=$(calls_of "$S/state.db" a1)
+if [ "$before" = "$after" ]; then
+    pass "audit table dropped: the call's state update is not committed"
+else
+    fail "audit table dropped: the state changed without an audit row" "before $before
+after  $after"
+fi
+
+S=$TMP/s-trigger
+mkdir -p "$S"
+hook a2 ls --state-dir "$S"
+before=$(calls_of "$S/state.db" a2)
+sql "$S/state.db" "CREATE TRIGGER no_audit BEFORE INSERT ON audit BEGIN SELECT RAISE(ABORT, 'audit refused'); END;"
+hook a2 ls --state-dir "$S"
+denied_for "audit trigger raising" "audit refused"
+after=$(calls_of "$S/state.db" a2)
+[ "$before" = "$after" ] && pass "audit trigger raising: no state committed" ||
+    fail "audit trigger raising: the state changed" "before $before
+after  $after"
+sql "$S/state.db" "DROP TRIGGER no_audit;"
+hook a2 ls --state-dir "$S"
+hook_allowed "audit trigger removed: the store works again"
 
 # ---- point 11: a full file system ----
 # Runs in a private mount namespace, so the tmpfs disappears with it. The inner script writes

@@ -1,6 +1,6 @@
 /* test_store_files.c — who may own and write the state directory and its files (store_files.c),
  * and the SQLite store's use of those rules: resolved symlinked paths, refused hard links and
- * shared files. */
+ * shared files, and an audit write that fails being an error. */
 #include <dirent.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -216,6 +216,30 @@ static void test_shared_dir_and_sidecars_refused(void **state)
     assert_contains(err, "state.db-shm is a symbolic link");
 }
 
+/* An audit row that cannot be written is an error, with SQLite's message. */
+static void test_audit_write_failure_is_an_error(void **state)
+{
+    (void)state;
+    char dir[256], db_path[300], err[512];
+    snprintf(dir, sizeof dir, "%s/audit", base);
+    rp_store *s = rp_store_open_sqlite(dir, err, sizeof err);
+    assert_non_null(s);
+    snprintf(db_path, sizeof db_path, "%s/state.db", dir);
+    sqlite3 *db = NULL;
+    assert_int_equal(sqlite3_open(db_path, &db), SQLITE_OK);
+    assert_int_equal(sqlite3_exec(db,
+                                  "CREATE TRIGGER no_audit BEFORE INSERT ON audit BEGIN "
+                                  "SELECT RAISE(ABORT, 'audit refused'); END;",
+                                  NULL, NULL, NULL),
+                     SQLITE_OK);
+    sqlite3_close(db);
+    rp_audit_row row = {
+        .time_us = 1, .session_id = "s", .event_type = "tool_call", .result = "ALLOW"};
+    assert_int_equal(rp_store_audit(s, &row), -1);
+    assert_contains(rp_store_error(s), "audit refused");
+    rp_store_close(s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -226,6 +250,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_hard_link_refused_and_target_untouched, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(test_shared_dir_and_sidecars_refused, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_audit_write_failure_is_an_error, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
