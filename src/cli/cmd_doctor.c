@@ -32,7 +32,10 @@ static const char doctor_usage[] =
     "not answer --version, its config does not load or has no policy, the settings file does\n"
     "not parse), or `HOST: OFF: why` (the hook is right but the host will not run it:\n"
     "Claude Code's disableAllHooks, a Codex hook not trusted, a Gemini folder not trusted,\n"
-    "...), each with what to do. Exit status 0 when nothing is broken or off, 1 otherwise.\n";
+    "...), each with what to do. Then `state: ok (DIR)` or `state: BROKEN: why` for the state\n"
+    "store (a directory or database file owned by another user, writable by group or others,\n"
+    "a symlink or hard link at the database), with the fix. Exit status 0 when nothing is\n"
+    "broken or off, 1 otherwise.\n";
 
 #define MAX_COMMANDS 8
 
@@ -388,6 +391,30 @@ static bool doctor_host(const rp_install_target *t, const char *base, bool proje
     return fine;
 }
 
+/* The state store every hook uses (the config's state_dir or the default): the same ownership
+ * and mode rules the store applies when it opens, checked without creating anything. */
+static bool doctor_state(void)
+{
+    char *configured = rp_cli_state_dir_from_stack(NULL);
+    char def[PATH_MAX];
+    const char *dir = configured ? configured : rp_store_default_dir(def, sizeof def);
+    bool ok = false;
+    if (!dir) {
+        printf("state: BROKEN: cannot determine the state directory: set RAMPART_STATE_DIR or "
+               "HOME\n");
+    } else {
+        char problem[1024];
+        ok = rp_store_check_state_dir(dir, problem, sizeof problem) == 0;
+        if (ok) {
+            printf("state: ok (%s)\n", dir);
+        } else {
+            printf("state: BROKEN: %s (every hook call is denied until it is fixed)\n", problem);
+        }
+    }
+    free(configured);
+    return ok;
+}
+
 static int doctor_run(int argc, char **argv)
 {
     const rp_cli_command *cmd = &rp_cmd_doctor;
@@ -425,6 +452,7 @@ static int doctor_run(int argc, char **argv)
     for (size_t i = 0; i < n; i++) {
         all_fine = doctor_host(&targets[i], base, project) && all_fine;
     }
+    all_fine = doctor_state() && all_fine;
     fflush(stdout);
     return all_fine ? RP_EXIT_OK : RP_EXIT_FAIL;
 }

@@ -213,8 +213,11 @@ static void told_for(const rp_session_opts *opts, const rp_decision *d, bool res
         opts->tell(opts->tell_self, d, t);
 }
 
-static void audit(rp_store *store, const char *sid, const rp_event *ev, const rp_decision *d,
-                  const rp_session_told *told, int64_t now_us)
+/* The audit row is written in the call's transaction: when it cannot be written (a full disk,
+ * a dropped or altered audit table, a trigger raising), the call is a store error and its state
+ * updates are rolled back with it — never a decision that leaves no trace. */
+static int audit(rp_store *store, const char *sid, const rp_event *ev, const rp_decision *d,
+                 const rp_session_told *told, int64_t now_us)
 {
     rp_buf policies = {0};
     rp_buf_putc(&policies, '[');
@@ -235,8 +238,9 @@ static void audit(rp_store *store, const char *sid, const rp_event *ev, const rp
         .policies = policies.data,
         .note = d->notes,
     };
-    (void)rp_store_audit(store, &row); /* an audit failure must not change the decision */
+    int rc = rp_store_audit(store, &row);
     rp_buf_free(&policies);
+    return rc;
 }
 
 static rp_session_status eval_stateful(const rp_config *cfg, const rp_session_opts *opts,
@@ -331,8 +335,8 @@ static rp_session_status eval_stateful(const rp_config *cfg, const rp_session_op
         told.policies = asked; /* the audit names the question the resend answered */
         told.n_policies = n_asked;
     }
-    if (opts->audit)
-        audit(store, sid, ev, &d, &told, ctx->now_us);
+    if (opts->audit && audit(store, sid, ev, &d, &told, ctx->now_us) != 0)
+        goto store_failed_rollback;
     if (rp_store_commit(store) != 0)
         goto store_failed_rollback;
     rp_decision_write_json(out, &d);

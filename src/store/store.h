@@ -29,6 +29,11 @@ rp_store *rp_store_open_sqlite(const char *dir, char *err, size_t err_size);
 /* The directory rp_store_open_sqlite(NULL) would use, into buf; NULL when it cannot be
  * determined (no HOME) or does not fit. */
 const char *rp_store_default_dir(char *buf, size_t size);
+/* Checks the state directory and its files the way rp_store_open_sqlite does (ours, not
+ * writable by group or others, no symlink or hard link at state.db and its -wal/-shm/-journal)
+ * without creating or changing anything: 0 when usable or not created yet, else -1 with the
+ * problem and its fix in problem (`rampart doctor`). */
+int rp_store_check_state_dir(const char *dir, char *problem, size_t size);
 void rp_store_close(rp_store *s);
 const char *rp_store_error(const rp_store *s);
 

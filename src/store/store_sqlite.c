@@ -1,11 +1,20 @@
 /* store_sqlite.c — the SQLite backend: <dir>/state.db in WAL mode.
  *
- * Files. The directory tree is created 0700 and the database file 0600, with umask(077) held
- * for the whole open so that SQLite's -wal and -shm files (created by the first read in WAL
- * mode) cannot come out wider either. An existing directory keeps its mode (the user chose it,
- * perhaps a shared RAMPART_STATE_DIR); an existing database file owned by us is narrowed to 0600
- * because it holds session state and the audit log. umask is process-wide: open stores from one
- * thread at a time.
+ * Files. The directory is resolved once with realpath() (a symlinked $HOME or ~/.local/state is
+ * fine) and SQLite is given the resolved path, so its no-symlink rule (SQLITE_OPEN_NOFOLLOW)
+ * only bites where a link is a risk: at state.db and its -wal/-shm/-journal. Missing directories
+ * are created 0700 and the database file 0600, with umask(077) held for the whole open so that
+ * SQLite's -wal and -shm files (created by the first read in WAL mode, with the database's mode)
+ * cannot come out wider either. The directory and every one of those files must be ours and not
+ * writable by group or others, with no second hard link (store_files.c); a file of ours that
+ * others may only read is narrowed to 0600 through its open descriptor. umask is process-wide:
+ * open stores from one thread at a time.
+ *
+ * Full disk. A write that fails with SQLITE_FULL (or an I/O error) is a store error, and the
+ * WAL is then checkpointed with TRUNCATE once the transaction is rolled back: otherwise a file
+ * system with less room than WAL_CHECKPOINT_FRAMES frames wedges, since the WAL can neither grow
+ * nor reach the size at which after_commit() would empty it. after_commit() also empties it
+ * early when the file system is short of room (short_of_space), so that it never gets there.
  *
  * Locking. rp_store_begin runs BEGIN IMMEDIATE, which takes the database's single write lock up
  * front, so a load → evaluate → save cycle cannot interleave with another process's. While the
@@ -24,19 +33,23 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <time.h>
 #include <unistd.h>
 
 #include <sqlite3.h>
 
 #include "store/store_backend.h"
+#include "store/store_files.h"
 #include "store/store_schema.h"
 
-#define BUSY_TIMEOUT_MS       5000 /* for statements outside rp_store_begin's own loop */
-#define BEGIN_BUDGET_MS       5000
-#define BEGIN_FIRST_DELAY_US  100
-#define BEGIN_MAX_DELAY_US    5000
-#define WAL_CHECKPOINT_FRAMES 100 /* ~400 KiB: a fresh process scans the whole WAL */
+#define BUSY_TIMEOUT_MS        5000 /* for statements outside rp_store_begin's own loop */
+#define BEGIN_BUDGET_MS        5000
+#define BEGIN_FIRST_DELAY_US   100
+#define BEGIN_MAX_DELAY_US     5000
+#define WAL_CHECKPOINT_FRAMES  100         /* ~400 KiB: a fresh process scans the whole WAL */
+#define WAL_SPACE_CHECK_FRAMES 8           /* below this, short_of_space() does not look */
+#define WAL_FRAME_BYTES        (4096 + 24) /* the default page size and a frame header */
 
 enum stmt_id {
     ST_BEGIN,
@@ -287,6 +300,7 @@ typedef struct sqlite_store {
     sqlite3_stmt *stmts[ST_COUNT];
     sqlite3_stmt *spend_stmts[SPEND_GROUPS];
     int begin_budget_ms;
+    bool checkpoint_due;   /* a write failed for want of space: empty the WAL after rollback */
     uint64_t jitter_state; /* xorshift64: spreads two waiters' retries apart */
 } sqlite_store;
 
@@ -329,7 +343,7 @@ const char *rp_store_default_dir(char *buf, size_t size)
 }
 
 /* mkdir -p. Components created here get 0700 (umask is 077 during open); existing ones are
- * left alone. */
+ * left alone, and symlinks on the way are followed (the path is resolved afterwards). */
 static int make_dirs(const char *dir, char *err, size_t err_size)
 {
     char path[PATH_MAX];
@@ -352,44 +366,73 @@ static int make_dirs(const char *dir, char *err, size_t err_size)
         snprintf(err, err_size, "cannot create state directory %s: %s", path, strerror(errno));
         return -1;
     }
-    struct stat st;
-    if (stat(path, &st) != 0 || !S_ISDIR(st.st_mode)) {
-        snprintf(err, err_size, "state directory %s is not a directory", path);
+    return 0;
+}
+
+/* Resolves dir into real (PATH_MAX bytes) and checks it is a directory of ours, closed to
+ * others. */
+static int resolve_dir(const char *dir, char *real, char *err, size_t err_size)
+{
+    if (realpath(dir, real) == NULL) {
+        snprintf(err, err_size, "cannot resolve state directory %s: %s", dir, strerror(errno));
         return -1;
+    }
+    struct stat st;
+    if (stat(real, &st) != 0) {
+        snprintf(err, err_size, "cannot stat state directory %s: %s", real, strerror(errno));
+        return -1;
+    }
+    return rp_state_check_dir(real, &st, err, err_size);
+}
+
+/* The database file (created 0600 before SQLite sees it) and whatever -wal/-shm/-journal files
+ * are already there, each checked on its open descriptor. */
+static int prepare_files(const char *db_path, char *err, size_t err_size)
+{
+    if (rp_state_prepare_file(db_path, 1, err, err_size) != 0) {
+        return -1;
+    }
+    char path[PATH_MAX + 32];
+    for (size_t i = 0; i < sizeof rp_state_sidecars / sizeof rp_state_sidecars[0]; i++) {
+        int n = snprintf(path, sizeof path, "%s%s", db_path, rp_state_sidecars[i]);
+        if (n < 0 || (size_t)n >= sizeof path) {
+            snprintf(err, err_size, "state path too long: %.100s...", db_path);
+            return -1;
+        }
+        if (rp_state_prepare_file(path, 0, err, err_size) != 0) {
+            return -1;
+        }
     }
     return 0;
 }
 
-/* Creates the database file 0600 before SQLite sees it, or narrows an existing one of ours.
- * O_NOFOLLOW: a symlink planted at state.db must not redirect our writes. */
-static int prepare_db_file(const char *path, char *err, size_t err_size)
-{
-    int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
-    if (fd < 0) {
-        snprintf(err, err_size, "cannot open %s: %s", path, strerror(errno));
-        return -1;
-    }
-    struct stat st;
-    int rc = 0;
-    if (fstat(fd, &st) != 0) {
-        snprintf(err, err_size, "cannot stat %s: %s", path, strerror(errno));
-        rc = -1;
-    } else if (!S_ISREG(st.st_mode)) {
-        snprintf(err, err_size, "%s is not a regular file", path);
-        rc = -1;
-    } else if ((st.st_mode & 077) != 0 && st.st_uid == geteuid() && fchmod(fd, 0600) != 0) {
-        snprintf(err, err_size, "cannot chmod %s to 0600: %s", path, strerror(errno));
-        rc = -1;
-    }
-    close(fd);
-    return rc;
-}
-
 /* ---- statements and errors ---- */
+
+static void checkpoint_truncate(sqlite_store *q);
+
+/* SQLite's message, with the system error behind it when the failure was the file system's
+ * ("unable to open database file" alone does not say why). */
+static void describe_sql_error(sqlite3 *db, char *buf, size_t size)
+{
+    int code = sqlite3_extended_errcode(db) & 0xff;
+    int sys = sqlite3_system_errno(db);
+    if (sys != 0 && (code == SQLITE_CANTOPEN || code == SQLITE_IOERR || code == SQLITE_FULL ||
+                     code == SQLITE_READONLY || code == SQLITE_PERM)) {
+        snprintf(buf, size, "%s (%s)", sqlite3_errmsg(db), strerror(sys));
+    } else {
+        snprintf(buf, size, "%s", sqlite3_errmsg(db));
+    }
+}
 
 static void set_sql_error(sqlite_store *q, const char *what)
 {
-    rp_store_set_error(&q->base, "%s: %s: %s", q->path, what, sqlite3_errmsg(q->db));
+    char cause[256];
+    describe_sql_error(q->db, cause, sizeof cause);
+    rp_store_set_error(&q->base, "%s: %s: %s", q->path, what, cause);
+    int code = sqlite3_extended_errcode(q->db) & 0xff;
+    if (code == SQLITE_FULL || code == SQLITE_IOERR) {
+        q->checkpoint_due = true; /* done by run() or sq_rollback(), once the statement is reset */
+    }
 }
 
 static sqlite3_stmt *stmt(sqlite_store *q, enum stmt_id id)
@@ -411,6 +454,9 @@ static int run(sqlite_store *q, sqlite3_stmt *st, const char *what)
         set_sql_error(q, what);
     }
     sqlite3_reset(st);
+    if (q->checkpoint_due) {
+        checkpoint_truncate(q); /* only outside a transaction: else after the rollback */
+    }
     return rc == SQLITE_DONE ? 0 : -1;
 }
 
@@ -552,13 +598,15 @@ static void sq_rollback(rp_store *s)
 {
     sqlite_store *q = sq(s);
     /* SQLite may already have rolled back on its own (e.g. after SQLITE_FULL). */
-    if (sqlite3_get_autocommit(q->db)) {
-        return;
+    if (!sqlite3_get_autocommit(q->db)) {
+        sqlite3_stmt *st = stmt(q, ST_ROLLBACK);
+        if (st != NULL) {
+            sqlite3_step(st);
+            sqlite3_reset(st);
+        }
     }
-    sqlite3_stmt *st = stmt(q, ST_ROLLBACK);
-    if (st != NULL) {
-        sqlite3_step(st);
-        sqlite3_reset(st);
+    if (q->checkpoint_due) {
+        checkpoint_truncate(q);
     }
 }
 
@@ -1258,9 +1306,41 @@ static int enable_wal(sqlite_store *q, char *err, size_t err_size)
  * index by reading the whole WAL, and forgets how much of it was already checkpointed, so a WAL
  * left long would be re-checkpointed (and fsynced) by every hook process. If readers prevent the
  * truncation the frames are still copied, and a later commit tries again. Non-blocking. */
+/* After a write failed for want of space: copy the WAL into the database and truncate it, so
+ * that the space it held is free for the next call. Runs outside any transaction, without
+ * waiting for readers; if it cannot finish now, the next failed write tries again. */
+static void checkpoint_truncate(sqlite_store *q)
+{
+    if (q->db == NULL || !sqlite3_get_autocommit(q->db)) {
+        return;
+    }
+    q->checkpoint_due = false;
+    sqlite3_busy_timeout(q->db, 0);
+    sqlite3_wal_checkpoint_v2(q->db, NULL, SQLITE_CHECKPOINT_TRUNCATE, NULL, NULL);
+    sqlite3_busy_timeout(q->db, BUSY_TIMEOUT_MS);
+}
+
+/* True when the file system holding the database has less room than twice what the WAL holds:
+ * a checkpoint may need to grow the database by as much as the WAL (each frame a page), and the
+ * WAL keeps growing until then. Past that point the WAL could fill the disk and leave no room to
+ * checkpoint it, and every later write would fail. One statvfs per commit, only once the WAL
+ * holds a few frames. */
+static bool short_of_space(const sqlite_store *q, int frames)
+{
+    if (frames < WAL_SPACE_CHECK_FRAMES) {
+        return false;
+    }
+    struct statvfs fs;
+    if (statvfs(q->path, &fs) != 0) {
+        return false;
+    }
+    unsigned long long room = (unsigned long long)fs.f_bavail * fs.f_frsize;
+    return room < 2ULL * (unsigned long long)frames * WAL_FRAME_BYTES;
+}
+
 static int after_commit(void *self, sqlite3 *db, const char *name, int frames)
 {
-    if (frames < WAL_CHECKPOINT_FRAMES) {
+    if (frames < WAL_CHECKPOINT_FRAMES && !short_of_space(self, frames)) {
         return SQLITE_OK;
     }
     sqlite3_busy_timeout(db, 0);
@@ -1274,8 +1354,13 @@ static int open_db(sqlite_store *q, char *err, size_t err_size)
     int rc = sqlite3_open_v2(
         q->path, &q->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_NOFOLLOW, NULL);
     if (rc != SQLITE_OK) {
-        snprintf(err, err_size, "%s: cannot open database: %s", q->path,
-                 q->db != NULL ? sqlite3_errmsg(q->db) : sqlite3_errstr(rc));
+        char cause[256];
+        if (q->db != NULL) {
+            describe_sql_error(q->db, cause, sizeof cause);
+        } else {
+            snprintf(cause, sizeof cause, "%s", sqlite3_errstr(rc));
+        }
+        snprintf(err, err_size, "%s: cannot open database: %s", q->path, cause);
         return -1;
     }
     sqlite3_busy_timeout(q->db, BUSY_TIMEOUT_MS);
@@ -1339,22 +1424,22 @@ rp_store *rp_store_sqlite_create(const char *dir, char *err, size_t err_size)
     q->begin_budget_ms = BEGIN_BUDGET_MS;
     q->jitter_state = ((uint64_t)getpid() << 32) ^ (uint64_t)monotonic_us() ^ 0x9e3779b97f4a7c15u;
 
-    /* "dir/" and "dir" name the same file; keep messages tidy. */
-    size_t dir_len = strlen(dir);
-    while (dir_len > 1 && dir[dir_len - 1] == '/') {
-        dir_len--;
-    }
-    q->path = malloc(dir_len + sizeof "/state.db");
-    if (q->path == NULL) {
-        abort();
-    }
-    memcpy(q->path, dir, dir_len);
-    strcpy(q->path + dir_len, dir_len == 1 && dir[0] == '/' ? "state.db" : "/state.db");
-
     mode_t old_umask = umask(077);
+    char real[PATH_MAX];
     int rc = make_dirs(dir, err, err_size);
     if (rc == 0) {
-        rc = prepare_db_file(q->path, err, err_size);
+        rc = resolve_dir(dir, real, err, err_size);
+    }
+    if (rc == 0) {
+        /* realpath() gives no trailing slash; "/" is the one directory ending in one. */
+        size_t dir_len = strlen(real);
+        q->path = malloc(dir_len + sizeof "/state.db");
+        if (q->path == NULL) {
+            abort();
+        }
+        memcpy(q->path, real, dir_len);
+        strcpy(q->path + dir_len, strcmp(real, "/") == 0 ? "state.db" : "/state.db");
+        rc = prepare_files(q->path, err, err_size);
     }
     if (rc == 0) {
         rc = open_db(q, err, err_size);

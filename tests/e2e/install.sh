@@ -542,6 +542,6 @@ expect_rc "doctor with an unknown option" 2
 
 run_rampart "$OUT" "$ERR" doctor
 expect_rc "doctor with nothing installed" 0
-check "doctor: one line per host" test "$(wc -l <"$OUT")" -eq 6
+check "doctor: one line per host and one for the state store" test "$(wc -l <"$OUT")" -eq 7
 
 e2e_finish
