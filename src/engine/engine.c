@@ -307,10 +307,53 @@ static void finish_deny(compose *c, rp_decision *out, const char *name, const ch
     out->new_state = c->applied.n ? c->allowed_state : NULL;
 }
 
-static void fail_policy(compose *c, rp_decision *out, const rp_policy_slot *slot, const char *why)
+static void append_ask_reason(compose *c, const char *policy, const char *reason);
+
+/* A policy that failed (an evaluation error, a malformed result, updates that cannot apply)
+ * answers its on_error verdict: DENY by default, ASK, or ALLOW when the user chose to fail open
+ * for it. Whatever it returned is dropped. Returns true when the chain must stop. The reference
+ * lets cel_policy abstain on its errors; rampart does not, unless on_error says allow. */
+static bool fail_policy(compose *c, rp_decision *out, const rp_policy_slot *slot, const char *why,
+                        rp_verdict *verdict)
 {
-    finish_deny(c, out, slot->name,
-                rp_arena_sprintf(c->a, "policy '%s' failed: %s", slot->name, why));
+    const char *reason = rp_arena_sprintf(c->a, "policy '%s' failed: %s", slot->name, why);
+    rp_verdict v =
+        slot->on_error == RP_ASK || slot->on_error == RP_ALLOW ? slot->on_error : RP_DENY;
+    *verdict = v;
+    c->last_reason = reason;
+    if (v == RP_DENY) {
+        finish_deny(c, out, slot->name, reason);
+        return true;
+    }
+    if (v == RP_ASK) {
+        if (c->all_state == NULL)
+            c->all_state = clone_state(c->a, c->allowed_state ? c->allowed_state : c->snapshot);
+        c->any_ask = true;
+        push_asker(c, slot->name);
+        append_ask_reason(c, NULL, reason);
+        return false;
+    }
+    /* ALLOW: nothing in the answer shows it, so the audit's note and the person running
+     * rampart are told. */
+    const char *note = rp_arena_sprintf(c->a, "%s (on_error: allow)", reason);
+    c->notes = c->notes ? rp_arena_sprintf(c->a, "%s; %s: %s", c->notes, slot->name, note)
+                        : rp_arena_sprintf(c->a, "%s: %s", slot->name, note);
+    if (c->ctx->warn)
+        c->ctx->warn(c->ctx->warn_self, slot->name, note);
+    return false;
+}
+
+/* "<policy>: <reason or 'approval required'>" into the accumulated ASK reasons, appended
+ * piecewise rather than through printf; policy NULL: the reason names the policy itself. */
+static void append_ask_reason(compose *c, const char *policy, const char *reason)
+{
+    if (c->ask_reasons.len > 0)
+        rp_buf_puts(&c->ask_reasons, "; ");
+    if (policy != NULL) {
+        rp_buf_puts(&c->ask_reasons, policy);
+        rp_buf_append(&c->ask_reasons, ": ", 2);
+    }
+    rp_buf_puts(&c->ask_reasons, (reason && reason[0]) ? reason : "approval required");
 }
 
 /* Runs one slot. Returns true when the chain must stop (a DENY was decided). */
@@ -328,15 +371,13 @@ static bool run_slot(compose *c, const rp_policy_slot *slot, rp_event *ev, rp_de
     rp_result r;
     memset(&r, 0, sizeof(r));
     if (slot->type->evaluate(slot->instance, ev, c->snapshot, ctx, &r) != 0) {
-        fail_policy(c, out, slot, ctx->error[0] ? ctx->error : "evaluation error");
-        return true;
+        return fail_policy(c, out, slot, ctx->error[0] ? ctx->error : "evaluation error", verdict);
     }
     if (r.note != NULL)
         c->notes = c->notes ? rp_arena_sprintf(c->a, "%s; %s: %s", c->notes, slot->name, r.note)
                             : rp_arena_sprintf(c->a, "%s: %s", slot->name, r.note);
     if (!result_well_formed(c, slot, &r, why, sizeof(why))) {
-        fail_policy(c, out, slot, why);
-        return true;
+        return fail_policy(c, out, slot, why, verdict);
     }
     tag_updates(&r, slot->name);
     drop_shared_key_repeats(c, slot, &r);
@@ -346,20 +387,17 @@ static bool run_slot(compose *c, const rp_policy_slot *slot, rp_event *ev, rp_de
     /* Every batch must apply to the state it would meet: the allowed line for ALLOW/ABSTAIN/
      * DENY, and the all-updates line (used on approval) for every verdict once an ASK exists. */
     if (r.verdict != RP_ASK && try_batch(c, &c->allowed_state, &r, why, sizeof(why)) != 0) {
-        fail_policy(c, out, slot, why);
-        return true;
+        return fail_policy(c, out, slot, why, verdict);
     }
     if ((c->any_ask || r.verdict == RP_ASK) && c->all_state == NULL)
         c->all_state = clone_state(c->a, c->allowed_state ? c->allowed_state : c->snapshot);
     if (c->all_state != NULL && r.verdict == RP_ASK &&
         try_batch(c, &c->all_state, &r, why, sizeof(why)) != 0) {
-        fail_policy(c, out, slot, why);
-        return true;
+        return fail_policy(c, out, slot, why, verdict);
     }
     if (c->all_state != NULL && r.verdict != RP_ASK && r.verdict != RP_DENY &&
         try_batch(c, &c->all_state, &r, why, sizeof(why)) != 0) {
-        fail_policy(c, out, slot, why);
-        return true;
+        return fail_policy(c, out, slot, why, verdict);
     }
 
     for (size_t i = 0; i < r.n_updates; i++) {
@@ -389,12 +427,7 @@ static bool run_slot(compose *c, const rp_policy_slot *slot, rp_event *ev, rp_de
     if (r.verdict == RP_ASK) {
         c->any_ask = true;
         push_asker(c, slot->name);
-        if (c->ask_reasons.len > 0)
-            rp_buf_puts(&c->ask_reasons, "; ");
-        /* "<policy>: <reason>", appended piecewise rather than through printf. */
-        rp_buf_puts(&c->ask_reasons, slot->name);
-        rp_buf_append(&c->ask_reasons, ": ", 2);
-        rp_buf_puts(&c->ask_reasons, (r.reason && r.reason[0]) ? r.reason : "approval required");
+        append_ask_reason(c, slot->name, r.reason);
     }
     return false;
 }
