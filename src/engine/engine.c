@@ -17,6 +17,7 @@
 
 #include "engine/engine.h"
 #include "policies/registry.h"
+#include "scan/redact.h"
 
 typedef struct update_list {
     rp_state_update *items;
@@ -432,6 +433,48 @@ static bool run_slot(compose *c, const rp_policy_slot *slot, rp_event *ev, rp_de
     return false;
 }
 
+/* Issue 16: the one place where every text of a decision passes the secret and PII redactor,
+ * whichever policy wrote it and whether or not deny_secrets is configured: a reason may quote
+ * the command it judged (blast_radius), a path, a value. The reason, the redaction summary and
+ * the notes are what the host, `rampart eval`, the audit table and `rampart log` get. Only
+ * these short texts are scanned, and only when there are any: an ALLOW without a reason costs
+ * nothing. */
+static void redact_decision(rp_arena *a, rp_decision *d)
+{
+    d->reason = rp_redact_text(a, d->reason);
+    d->redaction = rp_redact_text(a, d->redaction);
+    d->notes = rp_redact_text(a, d->notes);
+}
+
+/* What a policy tells the person running rampart (ctx->warn) is redacted on its way too. */
+typedef struct warn_relay {
+    void (*warn)(void *self, const char *policy, const char *message);
+    void *self;
+    rp_arena *a;
+} warn_relay;
+
+static void relay_warn(void *self, const char *policy, const char *message)
+{
+    const warn_relay *r = self;
+    r->warn(r->self, policy, rp_redact_text(r->a, message));
+}
+
+/* Points ctx->warn at the relay for one evaluation; relay_end puts the caller's back. */
+static void relay_begin(rp_eval_ctx *ctx, warn_relay *r)
+{
+    *r = (warn_relay){ctx->warn, ctx->warn_self, ctx->arena};
+    if (ctx->warn != NULL) {
+        ctx->warn = relay_warn;
+        ctx->warn_self = r;
+    }
+}
+
+static void relay_end(rp_eval_ctx *ctx, const warn_relay *r)
+{
+    ctx->warn = r->warn;
+    ctx->warn_self = r->self;
+}
+
 static void compose_init(compose *c, const rp_engine *engine, const rp_json *state,
                          rp_eval_ctx *ctx)
 {
@@ -472,6 +515,7 @@ static void compose_finish(compose *c, rp_decision *out, bool decided)
     }
     out->notes = c->notes;
     rp_buf_free(&c->ask_reasons);
+    redact_decision(c->a, out);
 }
 
 void rp_engine_evaluate(const rp_engine *engine, const rp_event *event, const rp_json *state,
@@ -481,7 +525,10 @@ void rp_engine_evaluate(const rp_engine *engine, const rp_event *event, const rp
     rp_event ev = *event; /* transforms replace data in this copy only */
     bool decided = false;
 
+    warn_relay relay;
+
     memset(out, 0, sizeof(*out));
+    relay_begin(ctx, &relay);
     compose_init(&c, engine, state, ctx);
     for (size_t i = 0; i < engine->n_slots && !decided; i++) {
         const rp_policy_slot *slot = &engine->slots[i];
@@ -491,6 +538,7 @@ void rp_engine_evaluate(const rp_engine *engine, const rp_event *event, const rp
         decided = run_slot(&c, slot, &ev, out, &v);
     }
     compose_finish(&c, out, decided);
+    relay_end(ctx, &relay);
 }
 
 void rp_engine_evaluate_one(const rp_policy_slot *slot, const rp_event *event, const rp_json *state,
@@ -499,15 +547,18 @@ void rp_engine_evaluate_one(const rp_policy_slot *slot, const rp_event *event, c
     compose c;
     rp_event ev = *event;
     rp_verdict v = RP_ABSTAIN;
+    warn_relay relay;
 
     memset(out, 0, sizeof(*out));
+    relay_begin(ctx, &relay);
     compose_init(&c, NULL, state, ctx);
     bool decided = run_slot(&c, slot, &ev, out, &v);
     compose_finish(&c, out, decided);
+    relay_end(ctx, &relay);
     /* Single-policy mode reports what the policy said: ABSTAIN stays visible and the reason is
      * the policy's own, not the engine's "<name>: <reason>" composition. */
     if (!decided && v == RP_ABSTAIN)
         out->result = RP_ABSTAIN;
     if (!decided)
-        out->reason = c.last_reason;
+        out->reason = rp_redact_text(ctx->arena, c.last_reason);
 }
