@@ -11,9 +11,12 @@ OUT=$TMP/out
 ERR=$TMP/err
 
 # words.yaml: the rule, with TOP (top-level lines) and OWN (a factory param line) filled in.
+# A generous deadline: a sanitizer build takes over the default second on a million words.
 rule() { # rule FILE TOP OWN
     cat >"$1" <<YAML
 $2
+hosts:
+  claude-code: {deadline_ms: 60000}
 policies:
   words:
     type: function
@@ -79,13 +82,14 @@ check "hook: Claude Code is told deny" \
         "failed: evaluation error" in d[0]["hookSpecificOutput"]["permissionDecisionReason"]'
 "$BIN" hook claude-code -c "$TMP/ask.yaml" --state-dir "$TMP/st5" <"$TMP/hook.json" >"$OUT" 2>"$ERR"
 check "hook: with on_error: ask, Claude Code is asked" \
-    json_lines "$OUT" 'd[0]["hookSpecificOutput"]["permissionDecision"] == "ask"'
+    json_lines "$OUT" 'd[0]["hookSpecificOutput"]["permissionDecision"] == "ask" and
+        "failed: evaluation error" in d[0]["hookSpecificOutput"]["permissionDecisionReason"]'
 
 # The per-policy key is validated like any parameter, naming file:line, policy and parameter.
 rule "$TMP/bad.yaml" "" "on_error: abstain"
 run_rampart "$OUT" "$ERR" validate "$TMP/bad.yaml"
 expect_rc "on_error: abstain is no valid value" 1
 check "... the message names the file, line, policy and parameter" \
-    grep -q "bad.yaml:7:7: policy 'words': parameter 'on_error': must be one of 'deny', 'ask', 'allow'" "$ERR"
+    grep -q "bad.yaml:9:7: policy 'words': parameter 'on_error': must be one of 'deny', 'ask', 'allow'" "$ERR"
 
 e2e_finish
