@@ -126,7 +126,8 @@ static int print_row(void *self, const rp_audit_row *row)
             rp_buf_puts(b, "]  ");
         put_field(b, reason, 0);
         if (note && note[0]) {
-            /* Notes are rare (a cel_policy's evaluation error): shown after the reason. */
+            /* Notes are rare (a dropped update, a failure let through by on_error: allow):
+             * shown after the reason. */
             rp_buf_puts(b, "  note: ");
             put_field(b, note, 0);
         }

@@ -12,8 +12,8 @@
  * stay: an address is how rampart names the person whose budget a reason is about
  * (context.user, actor.run_as: "alice@example.com's spend today $6.00 passed ..."), in texts the
  * reference fixes verbatim, and a masked owner would make a shared audit log useless. Phone
- * numbers stay too: their rules are half the PII database (90 KB, a quarter of a millisecond
- * to load in every denying hook process) and, loose as the numbering plans are, they would
+ * numbers stay too: their rules are half the PII database (90 KB, ~0.2 ms more to load in every
+ * hook process that denies or asks) and, loose as the numbering plans are, they would
  * mask counts and ids that reasons quote. The opt-in types (IP addresses, dates, passports,
  * IBANs) stay visible: a reason naming the host a command connects to is what the person needs
  * to read. PII in content is deny_pii_in_llm_request's job, not the reason's. */
