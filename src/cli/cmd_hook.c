@@ -28,6 +28,7 @@
 #include "engine/pricing.h"
 #include "engine/session.h"
 #include "hosts/host.h"
+#include "scan/redact.h"
 
 static const char hook_usage[] =
     "usage: rampart hook HOST [-c FILE]... [--state-dir DIR]\n"
@@ -397,6 +398,8 @@ static void answer_error(hook_run *r, rp_hook_phase phase, const char *reason)
 {
     rp_hook_call *call = &r->call;
     call->phase = phase;
+    /* The error may quote the payload or the config (a value): redacted like any reason. */
+    reason = rp_redact_text(&r->arena, reason);
     rp_hook_verdict v = error_verdict(r->cfg, phase, call->can_ask, reason);
     render(r->o.host, call, &v, r->settings, &r->arena, &r->answer);
     if (!rp_hook_phase_protects(phase))

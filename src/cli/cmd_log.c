@@ -12,6 +12,7 @@
 #include "core/clock.h"
 #include "core/json.h"
 #include "engine/event.h"
+#include "scan/redact.h"
 
 static const char log_usage[] =
     "usage: rampart log [--session ID] [--since T] [--json] [--state-dir DIR]\n"
@@ -69,6 +70,11 @@ static int print_row(void *self, const rp_audit_row *row)
     rp_rfc3339_format(row->time_us, when, sizeof when);
     rp_buf *b = &p->line;
     rp_buf_reset(b);
+    rp_arena_reset(&p->arena);
+    /* Rows are written redacted (the engine masks every reason and note); rows written before
+     * that, or by an older rampart, are masked here, so no secret is ever shown (issue 16). */
+    const char *reason = rp_redact_text(&p->arena, row->reason);
+    const char *note = rp_redact_text(&p->arena, row->note);
     if (p->json) {
         rp_buf_puts(b, "{\"time\":");
         rp_json_write_string(b, when, strlen(when));
@@ -77,12 +83,11 @@ static int print_row(void *self, const rp_audit_row *row)
         put_json_string_member(b, "event_type", row->event_type);
         put_json_string_member(b, "target", row->target);
         put_json_string_member(b, "result", row->result);
-        put_json_string_member(b, "reason", row->reason);
+        put_json_string_member(b, "reason", reason);
         /* The store keeps the deciding policies as JSON text; re-emit it as a value, or as a
          * string if it ever is not valid JSON, so the line always parses. */
         rp_buf_puts(b, ",\"policies\":");
         rp_json_error err;
-        rp_arena_reset(&p->arena);
         rp_json *pol = row->policies
                            ? rp_json_parse(&p->arena, row->policies, strlen(row->policies), &err)
                            : NULL;
@@ -93,7 +98,7 @@ static int print_row(void *self, const rp_audit_row *row)
         } else {
             rp_buf_puts(b, "[]");
         }
-        put_json_string_member(b, "note", row->note);
+        put_json_string_member(b, "note", note);
         rp_buf_putc(b, '}');
     } else {
         rp_buf_printf(b, "%-20s  ", when);
@@ -106,7 +111,6 @@ static int print_row(void *self, const rp_audit_row *row)
         put_field(b, row->result, 6);
         rp_buf_puts(b, "  ");
         /* Who decided, then why: "deny_secrets: Secrets redacted: ..." reads with the reason. */
-        rp_arena_reset(&p->arena);
         rp_json_error err;
         rp_json *pol = row->policies
                            ? rp_json_parse(&p->arena, row->policies, strlen(row->policies), &err)
@@ -120,11 +124,12 @@ static int print_row(void *self, const rp_audit_row *row)
         }
         if (named)
             rp_buf_puts(b, "]  ");
-        put_field(b, row->reason, 0);
-        if (row->note && row->note[0]) {
-            /* Notes are rare (a cel_policy's evaluation error): shown after the reason. */
+        put_field(b, reason, 0);
+        if (note && note[0]) {
+            /* Notes are rare (a dropped update, a failure let through by on_error: allow):
+             * shown after the reason. */
             rp_buf_puts(b, "  note: ");
-            put_field(b, row->note, 0);
+            put_field(b, note, 0);
         }
     }
     rp_buf_putc(b, '\n');

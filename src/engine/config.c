@@ -332,6 +332,19 @@ static void add_slot(config_impl *ci, const rp_policy_slot *slot)
     e->slots[e->n_slots++] = *slot;
 }
 
+/* A policy's on_error parameter as the slot's verdict; RP_ABSTAIN when unset, resolved to the
+ * top-level on_error by config_finish once every file is read. */
+static rp_verdict verdict_of_on_error(const char *v)
+{
+    if (v == NULL)
+        return RP_ABSTAIN;
+    if (strcasecmp(v, "ask") == 0)
+        return RP_ASK;
+    if (strcasecmp(v, "allow") == 0)
+        return RP_ALLOW;
+    return RP_DENY;
+}
+
 /* Resolves the handler, validates the params, creates the instance and adds the slot. */
 static void instantiate(file_ctx *fc, const policy_spec *spec)
 {
@@ -351,7 +364,10 @@ static void instantiate(file_ctx *fc, const policy_spec *spec)
     }
 
     const rp_json *raw = spec->params;
-    if (type->direct_callable && raw && raw->type == RP_JSON_OBJECT && raw->len > 0) {
+    bool only_on_error = raw && raw->type == RP_JSON_OBJECT && raw->len == 1 &&
+                         strcmp(raw->v.members[0].key, rp_param_on_error.name) == 0;
+    if (type->direct_callable && raw && raw->type == RP_JSON_OBJECT && raw->len > 0 &&
+        !only_on_error) {
         /* The reference's own message (§3.4 check 2), so scripts matching it keep working. */
         rp_buf b = {0};
         rp_buf_printf(&b,
@@ -393,6 +409,7 @@ static void instantiate(file_ctx *fc, const policy_spec *spec)
         .source = spec->line > 0 ? rp_arena_sprintf(a, "%s:%d", fc->file, spec->line)
                                  : rp_arena_strdup(a, fc->file),
         .level = (int)fc->level,
+        .on_error = verdict_of_on_error(rp_json_get_str(params, rp_param_on_error.name)),
     };
     /* The slot is kept even when other parts of the spec were wrong, so that rp_config_free
      * destroys the instance; a config with errors is never evaluated. */
@@ -1042,6 +1059,12 @@ static void config_finish(config_impl *ci)
     rp_config *cfg = &ci->pub;
     rp_arena *a = &cfg->arena;
     check_user_cost_budgets(ci);
+    /* A policy without its own on_error fails as the top-level on_error says (issue 16). */
+    static const rp_verdict top[] = {
+        [RP_ON_ERROR_DENY] = RP_DENY, [RP_ON_ERROR_ASK] = RP_ASK, [RP_ON_ERROR_ALLOW] = RP_ALLOW};
+    for (size_t i = 0; i < cfg->engine.n_slots; i++)
+        if (cfg->engine.slots[i].on_error == RP_ABSTAIN)
+            cfg->engine.slots[i].on_error = top[cfg->on_error];
     cfg->pricing = ci->pricing;
     size_t n = 0;
     for (size_t i = 0; i < N_HOSTS; i++)

@@ -17,6 +17,7 @@
 
 #include "engine/engine.h"
 #include "policies/registry.h"
+#include "scan/redact.h"
 
 typedef struct update_list {
     rp_state_update *items;
@@ -307,10 +308,53 @@ static void finish_deny(compose *c, rp_decision *out, const char *name, const ch
     out->new_state = c->applied.n ? c->allowed_state : NULL;
 }
 
-static void fail_policy(compose *c, rp_decision *out, const rp_policy_slot *slot, const char *why)
+static void append_ask_reason(compose *c, const char *policy, const char *reason);
+
+/* A policy that failed (an evaluation error, a malformed result, updates that cannot apply)
+ * answers its on_error verdict: DENY by default, ASK, or ALLOW when the user chose to fail open
+ * for it. Whatever it returned is dropped. Returns true when the chain must stop. The reference
+ * lets cel_policy abstain on its errors; rampart does not, unless on_error says allow. */
+static bool fail_policy(compose *c, rp_decision *out, const rp_policy_slot *slot, const char *why,
+                        rp_verdict *verdict)
 {
-    finish_deny(c, out, slot->name,
-                rp_arena_sprintf(c->a, "policy '%s' failed: %s", slot->name, why));
+    const char *reason = rp_arena_sprintf(c->a, "policy '%s' failed: %s", slot->name, why);
+    rp_verdict v =
+        slot->on_error == RP_ASK || slot->on_error == RP_ALLOW ? slot->on_error : RP_DENY;
+    *verdict = v;
+    c->last_reason = reason;
+    if (v == RP_DENY) {
+        finish_deny(c, out, slot->name, reason);
+        return true;
+    }
+    if (v == RP_ASK) {
+        if (c->all_state == NULL)
+            c->all_state = clone_state(c->a, c->allowed_state ? c->allowed_state : c->snapshot);
+        c->any_ask = true;
+        push_asker(c, slot->name);
+        append_ask_reason(c, NULL, reason);
+        return false;
+    }
+    /* ALLOW: nothing in the answer shows it, so the audit's note and the person running
+     * rampart are told. */
+    const char *note = rp_arena_sprintf(c->a, "%s (on_error: allow)", reason);
+    c->notes = c->notes ? rp_arena_sprintf(c->a, "%s; %s: %s", c->notes, slot->name, note)
+                        : rp_arena_sprintf(c->a, "%s: %s", slot->name, note);
+    if (c->ctx->warn)
+        c->ctx->warn(c->ctx->warn_self, slot->name, note);
+    return false;
+}
+
+/* "<policy>: <reason or 'approval required'>" into the accumulated ASK reasons, appended
+ * piecewise rather than through printf; policy NULL: the reason names the policy itself. */
+static void append_ask_reason(compose *c, const char *policy, const char *reason)
+{
+    if (c->ask_reasons.len > 0)
+        rp_buf_puts(&c->ask_reasons, "; ");
+    if (policy != NULL) {
+        rp_buf_puts(&c->ask_reasons, policy);
+        rp_buf_append(&c->ask_reasons, ": ", 2);
+    }
+    rp_buf_puts(&c->ask_reasons, (reason && reason[0]) ? reason : "approval required");
 }
 
 /* Runs one slot. Returns true when the chain must stop (a DENY was decided). */
@@ -328,15 +372,13 @@ static bool run_slot(compose *c, const rp_policy_slot *slot, rp_event *ev, rp_de
     rp_result r;
     memset(&r, 0, sizeof(r));
     if (slot->type->evaluate(slot->instance, ev, c->snapshot, ctx, &r) != 0) {
-        fail_policy(c, out, slot, ctx->error[0] ? ctx->error : "evaluation error");
-        return true;
+        return fail_policy(c, out, slot, ctx->error[0] ? ctx->error : "evaluation error", verdict);
     }
     if (r.note != NULL)
         c->notes = c->notes ? rp_arena_sprintf(c->a, "%s; %s: %s", c->notes, slot->name, r.note)
                             : rp_arena_sprintf(c->a, "%s: %s", slot->name, r.note);
     if (!result_well_formed(c, slot, &r, why, sizeof(why))) {
-        fail_policy(c, out, slot, why);
-        return true;
+        return fail_policy(c, out, slot, why, verdict);
     }
     tag_updates(&r, slot->name);
     drop_shared_key_repeats(c, slot, &r);
@@ -346,20 +388,17 @@ static bool run_slot(compose *c, const rp_policy_slot *slot, rp_event *ev, rp_de
     /* Every batch must apply to the state it would meet: the allowed line for ALLOW/ABSTAIN/
      * DENY, and the all-updates line (used on approval) for every verdict once an ASK exists. */
     if (r.verdict != RP_ASK && try_batch(c, &c->allowed_state, &r, why, sizeof(why)) != 0) {
-        fail_policy(c, out, slot, why);
-        return true;
+        return fail_policy(c, out, slot, why, verdict);
     }
     if ((c->any_ask || r.verdict == RP_ASK) && c->all_state == NULL)
         c->all_state = clone_state(c->a, c->allowed_state ? c->allowed_state : c->snapshot);
     if (c->all_state != NULL && r.verdict == RP_ASK &&
         try_batch(c, &c->all_state, &r, why, sizeof(why)) != 0) {
-        fail_policy(c, out, slot, why);
-        return true;
+        return fail_policy(c, out, slot, why, verdict);
     }
     if (c->all_state != NULL && r.verdict != RP_ASK && r.verdict != RP_DENY &&
         try_batch(c, &c->all_state, &r, why, sizeof(why)) != 0) {
-        fail_policy(c, out, slot, why);
-        return true;
+        return fail_policy(c, out, slot, why, verdict);
     }
 
     for (size_t i = 0; i < r.n_updates; i++) {
@@ -389,14 +428,51 @@ static bool run_slot(compose *c, const rp_policy_slot *slot, rp_event *ev, rp_de
     if (r.verdict == RP_ASK) {
         c->any_ask = true;
         push_asker(c, slot->name);
-        if (c->ask_reasons.len > 0)
-            rp_buf_puts(&c->ask_reasons, "; ");
-        /* "<policy>: <reason>", appended piecewise rather than through printf. */
-        rp_buf_puts(&c->ask_reasons, slot->name);
-        rp_buf_append(&c->ask_reasons, ": ", 2);
-        rp_buf_puts(&c->ask_reasons, (r.reason && r.reason[0]) ? r.reason : "approval required");
+        append_ask_reason(c, slot->name, r.reason);
     }
     return false;
+}
+
+/* Issue 16: the one place where every text of a decision passes the secret and PII redactor,
+ * whichever policy wrote it and whether or not deny_secrets is configured: a reason may quote
+ * the command it judged (blast_radius), a path, a value. The reason, the redaction summary and
+ * the notes are what the host, `rampart eval`, the audit table and `rampart log` get. Only
+ * these short texts are scanned, and only when there are any: an ALLOW without a reason costs
+ * nothing. */
+static void redact_decision(rp_arena *a, rp_decision *d)
+{
+    d->reason = rp_redact_text(a, d->reason);
+    d->redaction = rp_redact_text(a, d->redaction);
+    d->notes = rp_redact_text(a, d->notes);
+}
+
+/* What a policy tells the person running rampart (ctx->warn) is redacted on its way too. */
+typedef struct warn_relay {
+    void (*warn)(void *self, const char *policy, const char *message);
+    void *self;
+    rp_arena *a;
+} warn_relay;
+
+static void relay_warn(void *self, const char *policy, const char *message)
+{
+    const warn_relay *r = self;
+    r->warn(r->self, policy, rp_redact_text(r->a, message));
+}
+
+/* Points ctx->warn at the relay for one evaluation; relay_end puts the caller's back. */
+static void relay_begin(rp_eval_ctx *ctx, warn_relay *r)
+{
+    *r = (warn_relay){ctx->warn, ctx->warn_self, ctx->arena};
+    if (ctx->warn != NULL) {
+        ctx->warn = relay_warn;
+        ctx->warn_self = r;
+    }
+}
+
+static void relay_end(rp_eval_ctx *ctx, const warn_relay *r)
+{
+    ctx->warn = r->warn;
+    ctx->warn_self = r->self;
 }
 
 static void compose_init(compose *c, const rp_engine *engine, const rp_json *state,
@@ -439,6 +515,7 @@ static void compose_finish(compose *c, rp_decision *out, bool decided)
     }
     out->notes = c->notes;
     rp_buf_free(&c->ask_reasons);
+    redact_decision(c->a, out);
 }
 
 void rp_engine_evaluate(const rp_engine *engine, const rp_event *event, const rp_json *state,
@@ -448,7 +525,10 @@ void rp_engine_evaluate(const rp_engine *engine, const rp_event *event, const rp
     rp_event ev = *event; /* transforms replace data in this copy only */
     bool decided = false;
 
+    warn_relay relay;
+
     memset(out, 0, sizeof(*out));
+    relay_begin(ctx, &relay);
     compose_init(&c, engine, state, ctx);
     for (size_t i = 0; i < engine->n_slots && !decided; i++) {
         const rp_policy_slot *slot = &engine->slots[i];
@@ -458,6 +538,7 @@ void rp_engine_evaluate(const rp_engine *engine, const rp_event *event, const rp
         decided = run_slot(&c, slot, &ev, out, &v);
     }
     compose_finish(&c, out, decided);
+    relay_end(ctx, &relay);
 }
 
 void rp_engine_evaluate_one(const rp_policy_slot *slot, const rp_event *event, const rp_json *state,
@@ -466,15 +547,18 @@ void rp_engine_evaluate_one(const rp_policy_slot *slot, const rp_event *event, c
     compose c;
     rp_event ev = *event;
     rp_verdict v = RP_ABSTAIN;
+    warn_relay relay;
 
     memset(out, 0, sizeof(*out));
+    relay_begin(ctx, &relay);
     compose_init(&c, NULL, state, ctx);
     bool decided = run_slot(&c, slot, &ev, out, &v);
     compose_finish(&c, out, decided);
+    relay_end(ctx, &relay);
     /* Single-policy mode reports what the policy said: ABSTAIN stays visible and the reason is
      * the policy's own, not the engine's "<name>: <reason>" composition. */
     if (!decided && v == RP_ABSTAIN)
         out->result = RP_ABSTAIN;
     if (!decided)
-        out->reason = c.last_reason;
+        out->reason = rp_redact_text(ctx->arena, c.last_reason);
 }

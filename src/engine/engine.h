@@ -26,6 +26,10 @@ typedef struct rp_policy_slot {
     int64_t ask_timeout_s;     /* 0 = default */
     const char *source;        /* "file:line" where it was declared, for messages */
     int level;                 /* config stack level: 0 project, 1 user, 2 system, 3 -c file */
+    /* The verdict when the policy fails at run time (evaluate() returns an error, a malformed
+     * result, updates that cannot apply): RP_ASK or RP_ALLOW as configured, anything else DENY.
+     * The policy's own `on_error` parameter, else the config's top-level on_error. */
+    rp_verdict on_error;
 } rp_policy_slot;
 
 typedef struct rp_engine {

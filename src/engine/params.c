@@ -240,12 +240,25 @@ static const rp_json *check_value(checker *c, const rp_json *v, rp_arena *a)
     return v;
 }
 
+/* The one parameter every policy takes (issue 16): what a run-time failure of this policy
+ * answers. Unset, the config's top-level on_error decides (default deny). */
+static const char *const on_error_values[] = {"deny", "ask", "allow", NULL};
+const rp_param_spec rp_param_on_error = {
+    .name = "on_error",
+    .kind = RP_PARAM_STRING,
+    .enum_values = on_error_values,
+    .description = "Verdict when this policy fails at run time: deny, ask or allow; unset = the "
+                   "config's top-level on_error (default deny).",
+};
+
 static const rp_param_spec *find_spec(const rp_policy_type *t, const char *name)
 {
     for (size_t i = 0; i < t->n_params; i++) {
         if (strcmp(t->params[i].name, name) == 0)
             return &t->params[i];
     }
+    if (strcmp(name, rp_param_on_error.name) == 0)
+        return &rp_param_on_error;
     return NULL;
 }
 
@@ -254,12 +267,12 @@ static void report_unknown(const rp_policy_type *t, const char *key, rp_diag_sin
 {
     rp_buf b = {0};
     if (t->n_params == 0) {
-        rp_buf_printf(&b, "unknown parameter: '%s' takes no parameters", t->name);
+        rp_buf_printf(&b, "unknown parameter: '%s' takes no parameters (only on_error)", t->name);
     } else {
         rp_buf_puts(&b, "unknown parameter (known: ");
         for (size_t i = 0; i < t->n_params; i++)
             rp_buf_printf(&b, "%s%s", i ? ", " : "", t->params[i].name);
-        rp_buf_puts(&b, ")");
+        rp_buf_puts(&b, ", on_error)");
     }
     report(self, key, b.data);
     rp_buf_free(&b);
@@ -297,8 +310,12 @@ const rp_json *rp_params_validate(const rp_policy_type *type, const rp_json *raw
     }
 
     rp_json *out = rp_json_new(a, rp_json_make_object());
-    for (size_t i = 0; i < type->n_params; i++) {
-        const rp_param_spec *p = &type->params[i];
+    for (size_t i = 0; i <= type->n_params; i++) {
+        /* The type's own parameters, then the common on_error (unless the type declares it). */
+        const rp_param_spec *p = i < type->n_params ? &type->params[i] : &rp_param_on_error;
+        if (i == type->n_params &&
+            (find_spec(type, p->name) != &rp_param_on_error || rp_json_get(raw, p->name) == NULL))
+            break; /* stored only when given, so the params of a policy without it are as before */
         checker c = {p, report, self, 0};
         const rp_json *given = rp_json_get(raw, p->name);
         const rp_json *value = NULL;

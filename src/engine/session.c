@@ -12,6 +12,7 @@
 #include "core/sha256.h"
 #include "engine/session.h"
 #include "engine/session_cost.h"
+#include "scan/redact.h"
 
 static const char *default_session = "default";
 
@@ -39,9 +40,11 @@ static void write_fail_closed(const rp_config *cfg, rp_buf *out, const char *why
     }
     char reason[512];
     snprintf(reason, sizeof(reason), "%s (%s)", on_error_reason(cfg->on_error), why);
-    d.reason = reason;
+    rp_arena a = {0}; /* the decisions the engine did not make are redacted here (issue 16) */
+    d.reason = rp_redact_text(&a, reason);
     d.labels = rp_json_make_object();
     rp_decision_write_json(out, &d);
+    rp_arena_free(&a);
 }
 
 /* engine: the config's, or (stateful) the config's plus the session's sub-agent budget. */
@@ -54,13 +57,14 @@ static void evaluate(const rp_config *cfg, const rp_engine *engine, const rp_ses
         rp_engine_evaluate(engine, ev, state, ctx, d);
 }
 
-/* A decision made before any policy ran (a dispatch whose cost_budget is invalid). */
-static void deny_early(rp_decision *d, const char *reason)
+/* A decision made before any policy ran (a dispatch whose cost_budget is invalid: the reason
+ * quotes the value, so it is redacted like the engine's). */
+static void deny_early(rp_decision *d, const char *reason, rp_arena *a)
 {
     static const char *const who[] = {"__subagent_cost_budget"};
     memset(d, 0, sizeof *d);
     d->result = RP_DENY;
-    d->reason = reason;
+    d->reason = rp_redact_text(a, reason);
     d->policies = (const char **)who;
     d->n_policies = 1;
     d->labels = rp_json_make_object();
@@ -269,7 +273,7 @@ static rp_session_status eval_stateful(const rp_config *cfg, const rp_session_op
     if (apply_approved_pending(cfg, &cost, opts, sid, ev, ctx, &state, err, err_size) != 0)
         goto store_failed_rollback;
     if (cost.deny_reason != NULL)
-        deny_early(&d, cost.deny_reason);
+        deny_early(&d, cost.deny_reason, a);
     else
         evaluate(cfg, cost.engine, opts, ev, state, ctx, &d);
 

@@ -122,5 +122,9 @@ int rp_scanner_scan(const rp_scanner *s, rp_arena *a, const char *text, size_t n
  * into one marker, named after the first). NUL-terminated, from a; *out_len its length. */
 char *rp_scan_redact(rp_arena *a, const char *text, size_t n, const rp_scan_finding *f,
                      size_t n_findings, size_t *out_len);
+/* The same with every span replaced by the finding's masked preview ('ghp_****…wxyz'), the
+ * form deny_secrets quotes its own findings in: for texts written for people (reasons). */
+char *rp_scan_mask_text(rp_arena *a, const char *text, size_t n, const rp_scan_finding *f,
+                        size_t n_findings, size_t *out_len);
 
 #endif

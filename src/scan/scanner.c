@@ -301,18 +301,21 @@ int rp_scanner_scan(const rp_scanner *s, rp_arena *a, const char *text, size_t n
     return 0;
 }
 
-char *rp_scan_redact(rp_arena *a, const char *text, size_t n, const rp_scan_finding *f,
-                     size_t n_findings, size_t *out_len)
+/* text with every finding's span replaced: by "[REDACTED:<type>]", or by the finding's masked
+ * preview. Findings arrive sorted by start (rp_scanner_scan); overlaps merge as we go, into
+ * the first one's marker. */
+static char *rewrite(rp_arena *a, const char *text, size_t n, const rp_scan_finding *f,
+                     size_t n_findings, bool preview, size_t *out_len)
 {
-    /* Findings arrive sorted by start (rp_scanner_scan); merge overlaps as we go. */
     size_t cap = n + 1;
     for (size_t i = 0; i < n_findings; i++)
-        cap += sizeof "[REDACTED:]" + strlen(rp_scan_type_name(f[i].type));
+        cap += preview ? sizeof f[i].preview
+                       : sizeof "[REDACTED:]" + strlen(rp_scan_type_name(f[i].type));
     char *out = rp_arena_alloc(a, cap);
     size_t k = 0, pos = 0, i = 0;
     while (i < n_findings) {
         size_t start = f[i].start, end = f[i].end;
-        rp_scan_type type = f[i].type;
+        const rp_scan_finding *first = &f[i];
         if (start < pos)
             start = pos;
         for (i++; i < n_findings && f[i].start < end; i++)
@@ -324,7 +327,11 @@ char *rp_scan_redact(rp_arena *a, const char *text, size_t n, const rp_scan_find
             continue;
         memcpy(out + k, text + pos, start - pos);
         k += start - pos;
-        k += (size_t)snprintf(out + k, cap - k, "[REDACTED:%s]", rp_scan_type_name(type));
+        if (preview)
+            k += (size_t)snprintf(out + k, cap - k, "%s", first->preview);
+        else
+            k +=
+                (size_t)snprintf(out + k, cap - k, "[REDACTED:%s]", rp_scan_type_name(first->type));
         pos = end;
     }
     memcpy(out + k, text + pos, n - pos);
@@ -333,4 +340,16 @@ char *rp_scan_redact(rp_arena *a, const char *text, size_t n, const rp_scan_find
     if (out_len != NULL)
         *out_len = k;
     return out;
+}
+
+char *rp_scan_redact(rp_arena *a, const char *text, size_t n, const rp_scan_finding *f,
+                     size_t n_findings, size_t *out_len)
+{
+    return rewrite(a, text, n, f, n_findings, false, out_len);
+}
+
+char *rp_scan_mask_text(rp_arena *a, const char *text, size_t n, const rp_scan_finding *f,
+                        size_t n_findings, size_t *out_len)
+{
+    return rewrite(a, text, n, f, n_findings, true, out_len);
 }

@@ -2,7 +2,7 @@
 # cel_policy.sh BINARY SOURCE_DIR — the cel_policy builtin end to end: the seed's
 # count_tool_calls example over a stateful session (state accumulates across processes), a
 # CEL limit on the count it keeps, compile errors and literal reserved keys as config errors,
-# evaluation errors in the audit log (abstain, or on_error), computed reserved keys dropped.
+# evaluation errors answered by on_error (DENY by default), computed reserved keys dropped.
 set -u
 . "$(dirname "$0")/lib.sh"
 e2e_init cel_policy "$1" "$2"
@@ -157,7 +157,8 @@ run_rampart "$OUT" "$ERR" validate "$TMP/reserved.yaml"
 expect_rc "a literal reserved key fails validation" 1
 check "... with the key named" grep -q "state key '_policy_tool_call_count' is reserved" "$ERR"
 
-# ---- evaluation errors: abstain (or on_error), and the audit log records them ----
+# ---- evaluation errors: the policy fails, answered by on_error (issue 16: DENY by default,
+# where the reference abstains); an opted-in allow is in the audit log as a note ----
 cat >"$TMP/fragile.yaml" <<'YAML'
 policies:
   fragile:
@@ -169,24 +170,25 @@ policies:
 YAML
 tool_call s4 Read '{"file_path":"/x"}' >"$TMP/nocmd.jsonl"
 run_rampart "$OUT" "$ERR" eval -c "$TMP/fragile.yaml" --state-dir "$TMP/audit" "$TMP/nocmd.jsonl"
-expect_rc "an evaluation error is not a failure" 0
-check "the policy abstains, so the event is allowed" json_lines "$OUT" 'd[0]["result"] == "ALLOW"'
-check "a warning names the policy" grep -q 'fragile: evaluation error' "$ERR"
+expect_rc "an evaluation error is not a failure of the command" 0
+check "the failing policy denies by default" \
+    json_lines "$OUT" 'd[0]["result"] == "DENY" and
+        d[0]["reason"].startswith("policy '"'"'fragile'"'"' failed: evaluation error: ")'
 run_rampart "$OUT" "$ERR" log --state-dir "$TMP/audit" --json
+check "... and so does the audit log" \
+    json_lines "$OUT" 'len(d) == 1 and d[0]["result"] == "DENY" and
+        "evaluation error" in d[0]["reason"]'
+
+sed 's/^      expression:/      on_error: Allow\n      expression:/' "$TMP/fragile.yaml" >"$TMP/lenient.yaml"
+run_rampart "$OUT" "$ERR" eval -c "$TMP/lenient.yaml" --state-dir "$TMP/audit2" "$TMP/nocmd.jsonl"
+check "on_error: allow (any case) lets the event through" json_lines "$OUT" 'd[0]["result"] == "ALLOW"'
+check "a warning names the policy" grep -q "fragile: policy 'fragile' failed: evaluation error" "$ERR"
+run_rampart "$OUT" "$ERR" log --state-dir "$TMP/audit2" --json
 check "the audit row carries the error as its note" \
     json_lines "$OUT" 'len(d) == 1 and d[0]["result"] == "ALLOW" and
-        d[0]["note"].startswith("fragile: evaluation error: ")'
-run_rampart "$OUT" "$ERR" log --state-dir "$TMP/audit"
-check "log (text) shows the note" grep -q 'note: fragile: evaluation error' "$OUT"
-
-sed 's/^      expression:/      on_error: Deny\n      expression:/' "$TMP/fragile.yaml" >"$TMP/strict.yaml"
-run_rampart "$OUT" "$ERR" eval -c "$TMP/strict.yaml" --state-dir "$TMP/audit2" "$TMP/nocmd.jsonl"
-check "on_error: deny (any case) turns the error into a DENY" \
-    json_lines "$OUT" 'd[0]["result"] == "DENY" and
-        d[0]["reason"].startswith("cel_policy fragile: evaluation error: ")'
-run_rampart "$OUT" "$ERR" log --state-dir "$TMP/audit2" --json
-check "... and it is in the audit log too" \
-    json_lines "$OUT" 'd[0]["result"] == "DENY" and "evaluation error" in d[0]["note"]'
+        d[0]["note"].startswith("fragile: policy '"'"'fragile'"'"' failed: evaluation error: ")'
+run_rampart "$OUT" "$ERR" log --state-dir "$TMP/audit2"
+check "log (text) shows the note" grep -q "note: fragile: policy 'fragile' failed: evaluation error" "$OUT"
 
 # ---- a computed reserved key is dropped and logged ----
 cat >"$TMP/computed.yaml" <<'YAML'

@@ -150,7 +150,7 @@ static void test_every_error_with_position(void **state)
          "bogus_top: 1\n");                            /* 26 */
     const char *want[] = {
         "t.yaml:4:33: policy 'loop': parameter 'bogus': unknown parameter (known: window, "
-        "threshold)",
+        "threshold, on_error)",
         "t.yaml:4:22: policy 'loop': parameter 'window': must be an integer >= 1, got 0",
         "t.yaml:6:14: policy 'nope': unknown policy handler 'no_such_policy' (run `rampart "
         "policies` for the list)",

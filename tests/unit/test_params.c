@@ -192,11 +192,33 @@ static void test_unknown_keys_listed(void **state)
     assert_null(validate(&fake, "{\"blocked\": [], \"windwo\": 3}"));
     assert_int_equal(F.sink.n, 1);
     assert_string_equal(F.sink.msgs[0], "windwo: unknown parameter (known: window, rate, action, "
-                                        "types, names, strict, blocked, extra, limit)");
+                                        "types, names, strict, blocked, extra, limit, on_error)");
     assert_null(validate(&no_params, "{\"x\": 1}"));
-    assert_string_equal(F.sink.msgs[0], "x: unknown parameter: 'bare' takes no parameters");
+    assert_string_equal(F.sink.msgs[0],
+                        "x: unknown parameter: 'bare' takes no parameters (only on_error)");
     assert_non_null(validate(&no_params, "{}"));
     assert_non_null(validate(&no_params, NULL));
+}
+
+/* Issue 16: every policy takes on_error (deny, ask, allow; any case, stored canonical), kept
+ * out of the params when not given; a bad value is reported against the parameter. */
+static void test_common_on_error(void **state)
+{
+    const rp_json *p = validate(&fake, "{\"blocked\": [], \"on_error\": \"ASK\"}");
+    assert_non_null(p);
+    assert_string_equal(rp_json_get_str(p, "on_error"), "ask");
+    p = validate(&no_params, "{\"on_error\": \"Allow\"}");
+    assert_non_null(p);
+    assert_string_equal(rp_json_get_str(p, "on_error"), "allow");
+    p = validate(&fake, "{\"blocked\": []}");
+    assert_non_null(p);
+    assert_null(rp_json_get(p, "on_error"));
+    assert_null(validate(&fake, "{\"blocked\": [], \"on_error\": \"abstain\"}"));
+    assert_int_equal(F.sink.n, 1);
+    assert_string_equal(F.sink.msgs[0], "on_error: must be one of 'deny', 'ask', 'allow' (any "
+                                        "case), got 'abstain'");
+    assert_null(validate(&no_params, "{\"on_error\": 1}"));
+    assert_string_equal(F.sink.msgs[0], "on_error: must be a string, got 1");
 }
 
 static void test_missing_required(void **state)
@@ -217,7 +239,7 @@ static void test_all_errors_reported(void **state)
                                 "\"extra\": []}"));
     assert_int_equal(F.sink.n, 6); /* zzz, window, rate, strict, blocked, extra */
     assert_string_equal(F.sink.msgs[0], "zzz: unknown parameter (known: window, rate, action, "
-                                        "types, names, strict, blocked, extra, limit)");
+                                        "types, names, strict, blocked, extra, limit, on_error)");
     assert_string_equal(F.sink.msgs[3], "strict: must be a boolean, got 1");
     assert_string_equal(F.sink.msgs[4], "blocked: required parameter is missing");
     assert_string_equal(F.sink.msgs[5], "extra: must be a mapping, got a list");
@@ -250,6 +272,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_enum_rejects, setup, teardown),
         cmocka_unit_test_setup_teardown(test_string_list_names_bad_index, setup, teardown),
         cmocka_unit_test_setup_teardown(test_unknown_keys_listed, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_common_on_error, setup, teardown),
         cmocka_unit_test_setup_teardown(test_missing_required, setup, teardown),
         cmocka_unit_test_setup_teardown(test_all_errors_reported, setup, teardown),
         cmocka_unit_test_setup_teardown(test_not_an_object, setup, teardown),

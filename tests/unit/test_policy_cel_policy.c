@@ -1,7 +1,7 @@
 /* test_policy_cel_policy.c — the cel_policy builtin (reference §5.27, the seed's "Track custom
  * state from a CEL expression"): compile errors, verdict mapping, the event as CEL, state
- * updates and their validation, reserved keys, on_error, and the note the engine carries to the
- * audit log. */
+ * updates and their validation, reserved keys, and evaluation errors as failures that the
+ * engine answers with on_error (issue 16). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -9,6 +9,7 @@
 
 #include <cmocka.h>
 
+#include "engine/config.h"
 #include "engine/engine.h"
 #include "policies/builtins.h"
 #include "policy_test_util.h"
@@ -64,8 +65,8 @@ static void record_warning(void *self, const char *policy, const char *message)
 }
 
 /* Evaluates with an explicit state snapshot (as the engine passes it) and a warning sink. */
-static void eval_with_state(pt_eval *e, const pt_policy *p, const char *event_json,
-                            const char *state_json, warnings *w)
+static void eval_raw(pt_eval *e, const pt_policy *p, const char *event_json, const char *state_json,
+                     warnings *w)
 {
     rp_event ev;
     memset(e, 0, sizeof *e);
@@ -76,7 +77,31 @@ static void eval_with_state(pt_eval *e, const pt_policy *p, const char *event_js
     assert_true(rp_event_from_json(pt_parse(&e->arena, event_json), &ev));
     const rp_json *state = pt_parse(&e->arena, state_json);
     e->rc = p->type->evaluate(p->instance, &ev, state, &e->ctx, &e->result);
+}
+
+static void eval_with_state(pt_eval *e, const pt_policy *p, const char *event_json,
+                            const char *state_json, warnings *w)
+{
+    eval_raw(e, p, event_json, state_json, w);
     assert_int_equal(e->rc, 0);
+}
+
+/* An evaluation that must fail: the policy returns an error (the engine then answers its
+ * on_error), with nothing in the result and no warning of its own. */
+static void expect_failure(pt_eval *e, const pt_policy *p, const char *event_json,
+                           const char *message)
+{
+    warnings w = {0};
+    eval_raw(e, p, event_json, "{}", &w);
+    if (strstr(e->ctx.error, message) == NULL)
+        fprintf(stderr, "error '%s' lacks '%s'\n", e->ctx.error, message);
+    assert_int_equal(e->rc, -1);
+    assert_true(strncmp(e->ctx.error, "evaluation error: ", 18) == 0);
+    assert_non_null(strstr(e->ctx.error, message));
+    assert_int_equal(e->result.verdict, RP_ABSTAIN);
+    assert_null(e->result.reason);
+    assert_int_equal(e->result.n_updates, 0);
+    assert_int_equal(w.n, 0);
 }
 
 #define TOOL_CALL(name) "{\"type\":\"tool_call\",\"data\":{\"name\":\"" name "\",\"arguments\":{}}}"
@@ -92,13 +117,8 @@ static void test_schema(void **unused)
     assert_true(expr->required);
     assert_int_equal(expr->kind, RP_PARAM_STRING);
     assert_string_equal(pt_param(T, "reason")->default_json, "\"Denied by policy.\"");
-    const rp_param_spec *on_error = pt_param(T, "on_error");
-    assert_non_null(on_error);
-    assert_null(on_error->default_json);
-    assert_false(on_error->required);
-    assert_string_equal(on_error->enum_values[0], "deny");
-    assert_string_equal(on_error->enum_values[1], "ask");
-    assert_null(on_error->enum_values[2]);
+    /* on_error is every policy's (params.c), not cel_policy's own. */
+    assert_null(pt_param(T, "on_error"));
     assert_null(T->owned_keys);
 }
 
@@ -370,8 +390,8 @@ static void test_every_action(void **unused)
     pt_policy_free(&p);
 }
 
-/* A malformed state_updates makes the evaluation an error: abstain by default (nothing
- * applied), the error in the note and the warning. */
+/* A malformed state_updates makes the evaluation an error (nothing applied): the engine
+ * answers it with on_error. */
 static void test_malformed_updates_are_an_evaluation_error(void **unused)
 {
     (void)unused;
@@ -411,18 +431,7 @@ static void test_malformed_updates_are_an_evaluation_error(void **unused)
         pt_policy p;
         create_ok(&p, expr, NULL);
         pt_eval e;
-        warnings w = {0};
-        eval_with_state(&e, &p, TOOL_CALL("x"), "{}", &w);
-        if (strstr(e.result.note ? e.result.note : "", cases[i].message) == NULL)
-            fprintf(stderr, "case %zu: note '%s' lacks '%s'\n", i,
-                    e.result.note ? e.result.note : "(null)", cases[i].message);
-        assert_int_equal(e.result.verdict, RP_ABSTAIN);
-        assert_null(e.result.reason);
-        assert_int_equal(e.result.n_updates, 0);
-        assert_non_null(e.result.note);
-        assert_true(strncmp(e.result.note, "evaluation error: ", 18) == 0);
-        assert_non_null(strstr(e.result.note, cases[i].message));
-        assert_int_equal(w.n, 1);
+        expect_failure(&e, &p, TOOL_CALL("x"), cases[i].message);
         pt_eval_free(&e);
         pt_policy_free(&p);
     }
@@ -461,22 +470,16 @@ static void test_computed_reserved_key_is_dropped_and_logged(void **unused)
     "event.data.arguments.command.contains(\"rm\") ? {\"result\": \"DENY\"} : "                    \
     "{\"result\": \"ALLOW\"}"
 
-static void test_evaluation_error_abstains_by_default(void **unused)
+/* Issue 16: an evaluation error is no abstention (the reference's fail-open): the policy fails,
+ * and the same expression decides when the event has what it needs. */
+static void test_evaluation_error_is_a_failure(void **unused)
 {
     (void)unused;
     pt_policy p;
     create_ok(&p, NEEDS_ARGUMENTS, NULL);
     pt_eval e;
-    warnings w = {0};
-    eval_with_state(&e, &p, "{\"type\":\"tool_call\",\"data\":{\"name\":\"x\"}}", "{}", &w);
-    assert_int_equal(e.result.verdict, RP_ABSTAIN);
-    assert_null(e.result.reason);
-    assert_non_null(e.result.note);
-    assert_true(strncmp(e.result.note, "evaluation error: ", 18) == 0);
-    assert_true(strlen(e.result.note) > 18);
-    assert_int_equal(w.n, 1);
+    expect_failure(&e, &p, "{\"type\":\"tool_call\",\"data\":{\"name\":\"x\"}}", "no such key");
     pt_eval_free(&e);
-    /* The same expression decides when the event has what it needs. */
     PT_EXPECT(&p,
               "{\"type\":\"tool_call\",\"data\":{\"name\":\"x\",\"arguments\":"
               "{\"command\":\"rm -rf x\"}}}",
@@ -484,75 +487,140 @@ static void test_evaluation_error_abstains_by_default(void **unused)
     pt_policy_free(&p);
 }
 
-static void test_on_error_deny_and_ask(void **unused)
+/* The issue's bypass: a rule over the words of a command, and a command prefixed by a million
+ * words, which exhausts the evaluation budget. */
+#define WORDS_RULE                                                                                 \
+    "event.data.arguments.command.split(\" \").exists(w, w == \"rm\") ? "                          \
+    "{\"result\": \"DENY\", \"reason\": \"no rm\"} : {\"result\": \"ALLOW\"}"
+
+static const char *million_words_event(rp_arena *a)
 {
-    (void)unused;
-    static const struct {
-        const char *param;
-        rp_verdict verdict;
-    } cases[] = {
-        {"\"on_error\": \"deny\"", RP_DENY},
-        {"\"on_error\": \"DENY\"", RP_DENY},
-        {"\"on_error\": \"Ask\"", RP_ASK},
-    };
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        pt_policy p;
-        create_ok(&p, NEEDS_ARGUMENTS, cases[i].param);
-        pt_eval e;
-        warnings w = {0};
-        eval_with_state(&e, &p, "{\"type\":\"tool_call\",\"data\":{\"name\":\"x\"}}", "{}", &w);
-        assert_int_equal(e.result.verdict, cases[i].verdict);
-        assert_non_null(e.result.reason);
-        assert_true(strncmp(e.result.reason, "cel_policy my_cel: evaluation error: ", 37) == 0);
-        /* The note is the same error, for the audit log. */
-        assert_string_equal(e.result.reason + strlen("cel_policy my_cel: "), e.result.note);
-        pt_eval_free(&e);
-        /* Malformed updates count as an error too. */
-        pt_policy_free(&p);
-        create_ok(&p, "{\"result\": \"ALLOW\", \"state_updates\": 1}", cases[i].param);
-        eval_with_state(&e, &p, TOOL_CALL("x"), "{}", &w);
-        assert_int_equal(e.result.verdict, cases[i].verdict);
-        assert_string_equal(e.result.reason, "cel_policy my_cel: evaluation error: "
-                                             "state_updates is a int, not a list");
-        assert_int_equal(e.result.n_updates, 0);
-        pt_eval_free(&e);
-        pt_policy_free(&p);
-    }
+    rp_buf b = {0};
+    rp_buf_puts(&b, "{\"type\":\"tool_call\",\"data\":{\"name\":\"Bash\",\"arguments\":"
+                    "{\"command\":\"");
+    for (int i = 0; i < 1000000; i++)
+        rp_buf_append(&b, "w ", 2);
+    rp_buf_puts(&b, "rm -rf /\"}}}");
+    char *s = rp_arena_strndup(a, b.data, b.len);
+    rp_buf_free(&b);
+    return s;
 }
 
-/* ---- through the engine: the note reaches the decision (and so the audit log) ---- */
-
-static void test_engine_carries_the_note(void **unused)
+static void test_budget_exhaustion_is_a_failure(void **unused)
 {
     (void)unused;
     pt_policy p;
+    create_ok(&p, WORDS_RULE, NULL);
+    pt_eval e;
+    expect_failure(&e, &p, million_words_event(&scratch), "budget");
+    pt_eval_free(&e);
+    pt_policy_free(&p);
+}
+
+/* Through the engine: the slot's on_error (DENY when unset) answers the failure. */
+static void test_engine_answers_on_error(void **unused)
+{
+    (void)unused;
+    static const struct {
+        rp_verdict on_error, want;
+    } cases[] = {{RP_ABSTAIN, RP_DENY}, {RP_DENY, RP_DENY}, {RP_ASK, RP_ASK}, {RP_ALLOW, RP_ALLOW}};
+    pt_policy p;
     create_ok(&p, NEEDS_ARGUMENTS, NULL);
-    rp_policy_slot slot = {.name = "guard", .type = T, .instance = p.instance};
-    rp_engine engine = {&slot, 1};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        rp_policy_slot slot = {
+            .name = "guard", .type = T, .instance = p.instance, .on_error = cases[i].on_error};
+        rp_engine engine = {&slot, 1};
+        rp_arena a = {0};
+        warnings w = {0};
+        rp_eval_ctx ctx;
+        memset(&ctx, 0, sizeof ctx);
+        ctx.arena = &a;
+        ctx.warn = record_warning;
+        ctx.warn_self = &w;
+        rp_event ev;
+        assert_true(rp_event_from_json(
+            pt_parse(&a, "{\"type\":\"tool_call\",\"data\":{\"name\":\"x\"}}"), &ev));
+        static const rp_json empty = {.type = RP_JSON_OBJECT};
+        rp_decision d;
+        rp_engine_evaluate(&engine, &ev, &empty, &ctx, &d);
+        assert_int_equal(d.result, cases[i].want);
+        if (cases[i].want == RP_ALLOW) {
+            /* Nothing in the answer shows it: the audit's note and a warning do. */
+            assert_null(d.reason);
+            assert_non_null(d.notes);
+            assert_true(strncmp(d.notes, "guard: policy 'guard' failed: evaluation error: ", 48) ==
+                        0);
+            assert_non_null(strstr(d.notes, "(on_error: allow)"));
+            assert_int_equal(w.n, 1);
+        } else {
+            assert_non_null(d.reason);
+            assert_true(strncmp(d.reason, "policy 'guard' failed: evaluation error: ", 41) == 0);
+            assert_int_equal(d.n_policies, 1);
+            assert_string_equal(d.policies[0], "guard");
+            assert_int_equal(w.n, 0);
+        }
+        /* Single-policy mode (`rampart eval --policy`) says the same. */
+        rp_engine_evaluate_one(&slot, &ev, &empty, &ctx, &d);
+        assert_int_equal(d.result, cases[i].want);
+        assert_true(strncmp(d.reason, "policy 'guard' failed: ", 23) == 0);
+
+        /* No note when the expression evaluates. */
+        assert_true(rp_event_from_json(
+            pt_parse(&a, "{\"type\":\"tool_call\",\"data\":{\"name\":\"x\",\"arguments\":"
+                         "{\"command\":\"ls\"}}}"),
+            &ev));
+        rp_engine_evaluate(&engine, &ev, &empty, &ctx, &d);
+        assert_int_equal(d.result, RP_ALLOW);
+        assert_null(d.notes);
+        rp_arena_free(&a);
+    }
+    pt_policy_free(&p);
+}
+
+/* Through a loaded config: the top-level on_error governs, a policy's own overrides it. */
+static rp_verdict config_verdict(const char *yaml, const char *event_json)
+{
+    rp_config *cfg = rp_config_load_string("t.yaml", yaml, strlen(yaml), RP_LEVEL_EXPLICIT);
+    if (cfg->n_errors)
+        fprintf(stderr, "%s\n", cfg->diags[0].message);
+    assert_int_equal(cfg->n_errors, 0);
     rp_arena a = {0};
     rp_eval_ctx ctx;
     memset(&ctx, 0, sizeof ctx);
     ctx.arena = &a;
     rp_event ev;
-    assert_true(rp_event_from_json(
-        pt_parse(&a, "{\"type\":\"tool_call\",\"data\":{\"name\":\"x\"}}"), &ev));
+    assert_true(rp_event_from_json(pt_parse(&a, event_json), &ev));
     static const rp_json empty = {.type = RP_JSON_OBJECT};
     rp_decision d;
-    rp_engine_evaluate(&engine, &ev, &empty, &ctx, &d);
-    assert_int_equal(d.result, RP_ALLOW);
-    assert_non_null(d.notes);
-    assert_true(strncmp(d.notes, "guard: evaluation error: ", 25) == 0);
-
-    /* No note when the expression evaluates. */
-    assert_true(rp_event_from_json(
-        pt_parse(&a, "{\"type\":\"tool_call\",\"data\":{\"name\":\"x\",\"arguments\":"
-                     "{\"command\":\"ls\"}}}"),
-        &ev));
-    rp_engine_evaluate(&engine, &ev, &empty, &ctx, &d);
-    assert_int_equal(d.result, RP_ALLOW);
-    assert_null(d.notes);
+    rp_engine_evaluate(&cfg->engine, &ev, &empty, &ctx, &d);
+    rp_verdict v = d.result;
     rp_arena_free(&a);
-    pt_policy_free(&p);
+    rp_config_free(cfg);
+    return v;
+}
+
+static void test_config_on_error(void **unused)
+{
+    (void)unused;
+    const char *ev = million_words_event(&scratch);
+    const char *rule = "policies:\n"
+                       "  words:\n"
+                       "    handler: cel_policy\n"
+                       "    factory_params:\n"
+                       "      %s\n"
+                       "      expression: '" WORDS_RULE "'\n";
+    char yaml[1024];
+    snprintf(yaml, sizeof yaml, rule, "reason: x");
+    assert_int_equal(config_verdict(yaml, ev), RP_DENY);
+    char top[1100];
+    snprintf(top, sizeof top, "on_error: ask\n%s", yaml);
+    assert_int_equal(config_verdict(top, ev), RP_ASK);
+    snprintf(yaml, sizeof yaml, rule, "on_error: allow");
+    snprintf(top, sizeof top, "on_error: ask\n%s", yaml);
+    assert_int_equal(config_verdict(top, ev), RP_ALLOW);
+    snprintf(yaml, sizeof yaml, rule, "on_error: DENY");
+    snprintf(top, sizeof top, "on_error: allow\n%s", yaml);
+    assert_int_equal(config_verdict(top, ev), RP_DENY);
 }
 
 static int teardown(void **unused)
@@ -579,9 +647,10 @@ int main(void)
         cmocka_unit_test_teardown(test_every_action, teardown),
         cmocka_unit_test_teardown(test_malformed_updates_are_an_evaluation_error, teardown),
         cmocka_unit_test_teardown(test_computed_reserved_key_is_dropped_and_logged, teardown),
-        cmocka_unit_test_teardown(test_evaluation_error_abstains_by_default, teardown),
-        cmocka_unit_test_teardown(test_on_error_deny_and_ask, teardown),
-        cmocka_unit_test_teardown(test_engine_carries_the_note, teardown),
+        cmocka_unit_test_teardown(test_evaluation_error_is_a_failure, teardown),
+        cmocka_unit_test_teardown(test_budget_exhaustion_is_a_failure, teardown),
+        cmocka_unit_test_teardown(test_engine_answers_on_error, teardown),
+        cmocka_unit_test_teardown(test_config_on_error, teardown),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     rp_arena_free(&scratch);

@@ -1,0 +1,27 @@
+/* redact.h — the one redactor of everything rampart writes for people or logs: reasons, audit
+ * rows, warnings, hook answers (issue 16, point 7).
+ *
+ * A policy's reason may quote what it judged — blast_radius quotes the command, a permission
+ * rule the path, a config error the value — so a token in a denied command would reach the
+ * host's screen, the audit table and `rampart log`. Every such text passes through
+ * rp_redact_text, whether or not deny_secrets is configured: each secret, SSN and card number
+ * is replaced by its masked preview, the form deny_secrets quotes its own findings in
+ * ('ghp_****…wxyz', '****-****-****-1111'); e-mail addresses and phone numbers are kept
+ * (redact.c says why). The scanner is opened once per process, on the first text that needs
+ * it (from the on-disk database cache), and shared by every thread. */
+#ifndef RAMPART_SCAN_REDACT_H
+#define RAMPART_SCAN_REDACT_H
+
+#include <stddef.h>
+
+#include "core/arena.h"
+
+/* What replaces a text that cannot be scanned (the scanner failed to open or to scan): the
+ * text is withheld rather than written unread. */
+#define RP_REDACT_WITHHELD "[text withheld: the secret scanner is unavailable]"
+
+/* text with every secret and PII finding masked: text itself when there is none (or text is
+ * NULL or empty), else a copy from a; RP_REDACT_WITHHELD when the text cannot be scanned. */
+const char *rp_redact_text(rp_arena *a, const char *text);
+
+#endif
