@@ -404,7 +404,8 @@ static bool doctor_state(void)
                "HOME\n");
     } else {
         char problem[1024];
-        ok = rp_store_check_state_dir(dir, problem, sizeof problem) == 0;
+        ok = rp_store_check_state_dir(dir, problem, sizeof problem) == 0 &&
+             rp_store_check_database(dir, problem, sizeof problem) == 0;
         if (ok) {
             printf("state: ok (%s)\n", dir);
         } else {

@@ -34,6 +34,10 @@ const char *rp_store_default_dir(char *buf, size_t size);
  * without creating or changing anything: 0 when usable or not created yet, else -1 with the
  * problem and its fix in problem (`rampart doctor`). */
 int rp_store_check_state_dir(const char *dir, char *problem, size_t size);
+/* Opens an existing state.db in dir read-only and checks that it is a database SQLite finds
+ * consistent (quick_check) with a schema this rampart reads: 0 when so or when there is no
+ * database yet, else -1 with the problem and its fix in problem (`rampart doctor`). */
+int rp_store_check_database(const char *dir, char *problem, size_t size);
 void rp_store_close(rp_store *s);
 const char *rp_store_error(const rp_store *s);
 

@@ -345,4 +345,30 @@ SH
     fi
 fi
 
+# ---- a corrupt database: denied, named by doctor with the fix, and a fresh store once moved ----
+S=$TMP/s-corrupt
+mkdir -p "$S"
+chmod 0700 "$S"
+head -c 16384 /dev/urandom >"$S/state.db"
+chmod 0600 "$S/state.db"
+hook c1 ls --state-dir "$S"
+denied_for "corrupt state.db" "not a database"
+RAMPART_STATE_DIR=$S "$BIN" doctor >"$TMP/doctor" 2>&1
+RC=$?
+if [ "$RC" -ne 0 ] && grep -q "^state: BROKEN: $S/state.db cannot be used: file is not a database; move it aside" "$TMP/doctor"; then
+    pass "doctor reports the corrupt database with the fix"
+else
+    fail "doctor reports the corrupt database" "exit $RC: $(cat "$TMP/doctor")"
+fi
+mv "$S/state.db" "$S/state.db.broken"
+hook c1 ls --state-dir "$S"
+hook_allowed "corrupt state.db moved aside: a fresh store"
+RAMPART_STATE_DIR=$S "$BIN" doctor >"$TMP/doctor" 2>&1
+RC=$?
+if [ "$RC" -eq 0 ] && grep -q "^state: ok ($S)" "$TMP/doctor"; then
+    pass "doctor: the fresh database is ok (quick_check)"
+else
+    fail "doctor: the fresh database is ok" "exit $RC: $(cat "$TMP/doctor")"
+fi
+
 e2e_finish
