@@ -291,6 +291,10 @@ static void tell(void *self, const rp_decision *d, rp_session_told *told)
     }
     render(r->o.host, &r->call, &v, r->settings, &r->arena, &r->answer);
     r->answered = true;
+    /* The session commits this answer's state and audit row next: the deadline must not
+     * answer otherwise after the COMMIT (issue 16). Until here, its answer ends the process
+     * with the transaction open, and nothing is committed. */
+    rp_hook_deadline_claim();
     if (r->answer.told != v.result || r->answer.told_reason != v.reason) {
         told->result = r->answer.told;
         told->reason = r->answer.told_reason;
