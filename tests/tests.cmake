@@ -51,7 +51,7 @@ set_tests_properties(e2e.spend_cli PROPERTIES
 
 # Under load (issue 16): these keep every core busy for their duration, so they run alone, and
 # the timing-sensitive tests beside them are not starved.
-foreach(script hook_deadline_commit)
+foreach(script hook_spend_backlog hook_deadline_commit)
   add_test(NAME e2e.${script}
            COMMAND bash ${CMAKE_SOURCE_DIR}/tests/e2e/${script}.sh
                    $<TARGET_FILE:rampart> ${CMAKE_SOURCE_DIR})
