@@ -112,13 +112,13 @@ static int64_t file_size(const char *path)
 #define CHUNK_MIN   (4u << 10)
 #define CHUNK_MAX   (4u << 20)
 #define FIRST_RATE  4096
-#define RATE_MIN_MS 5 /* a rate measured over less work is noise */
+#define RATE_MIN_US 5000 /* a rate measured over less work is noise */
 
-static int64_t monotonic_ms(void)
+static int64_t monotonic_us(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+    return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
 }
 
 /* What a wait is for: the line of a tool_use (needle, its quoted id), else the end of the
@@ -269,8 +269,8 @@ typedef struct reader {
     bool reset;           /* the file was shorter than the stored offset: read from 0 */
     bool at_eof;          /* the last chunk reached the end of the file */
     bool arrived;         /* the bytes read hold what the wait is for */
-    int64_t until_ms;     /* no chunk is started after this (monotonic); -1: no deadline */
-    int64_t bytes, spent; /* read and recorded so far, and the milliseconds it took */
+    int64_t until_us;     /* no chunk is started after this (monotonic); -1: no deadline */
+    int64_t bytes, spent; /* read and recorded so far, and the microseconds it took */
     size_t total;         /* bytes read by this call, at most RP_HOOK_TRANSCRIPT_MAX_READ */
 } reader;
 
@@ -284,13 +284,13 @@ static size_t next_chunk(const reader *r)
     }
     size_t cap = RP_HOOK_TRANSCRIPT_MAX_READ - r->total;
     size_t want = CHUNK_MAX;
-    if (r->until_ms >= 0) {
-        int64_t left = r->until_ms - monotonic_ms();
+    if (r->until_us >= 0) {
+        int64_t left = (r->until_us - monotonic_us()) / 1000;
         if (left <= 0) {
             return 0;
         }
         /* bytes per ms, measured once there was enough work to measure */
-        int64_t rate = r->spent >= RATE_MIN_MS ? r->bytes / r->spent : FIRST_RATE;
+        int64_t rate = r->spent >= RATE_MIN_US ? r->bytes * 1000 / r->spent : FIRST_RATE;
         if (rate < 1) {
             rate = 1;
         }
@@ -354,7 +354,7 @@ static int read_on(reader *r, bool final, char *err, size_t err_size)
         if (held > want) {
             want = held;
         }
-        int64_t t0 = monotonic_ms();
+        int64_t t0 = monotonic_us();
         int64_t from = r->offset;
         char *data;
         size_t len;
@@ -392,7 +392,7 @@ static int read_on(reader *r, bool final, char *err, size_t err_size)
         }
         r->offset += (int64_t)consumed;
         r->bytes += (int64_t)len;
-        r->spent += monotonic_ms() - t0;
+        r->spent += monotonic_us() - t0;
         if (r->at_eof) {
             return 0;
         }
@@ -433,7 +433,7 @@ int rp_hook_record_transcript(rp_store *store, const rp_pricing *pricing,
         snprintf(stats->model, sizeof stats->model, "%s", mark.model);
     }
     int64_t stored = mark.offset;
-    int64_t start = monotonic_ms();
+    int64_t start = monotonic_us();
     /* The reading takes at most half of what is left of the hook's deadline (a small
      * hosts.*.deadline_ms included), the wait below at most a third: the rest is the
      * decision's, and every chunk read in time is committed, so that a deadline never discards
@@ -449,7 +449,7 @@ int rp_hook_record_transcript(rp_store *store, const rp_pricing *pricing,
                       : NULL,
         .call_id = src->format == RP_TRANSCRIPT_CODEX ? src->tool_use_id : NULL,
         .offset = stored,
-        .until_ms = left >= 0 ? start + left / 2 : -1,
+        .until_us = left >= 0 ? start + left * 1000 / 2 : -1,
     };
     /* The host acts on a tool_use as soon as the message asking for it is complete, and runs
      * its Stop hooks as soon as the last message is, but Claude Code writes its transcript in
@@ -470,8 +470,8 @@ int rp_hook_record_transcript(rp_store *store, const rp_pricing *pricing,
      * Only at the end of the file is anything still to come. */
     if (rc <= go_on && rc >= 0 && wait && r.at_eof && !r.arrived &&
         !((r.needle != NULL || nothing_new) && arrived_before(src->path, stored, r.needle))) {
-        int64_t until = monotonic_ms() + wait_ms;
-        while (rc >= 0 && rc <= go_on && !r.arrived && r.at_eof && monotonic_ms() < until) {
+        int64_t until = monotonic_us() + wait_ms * 1000;
+        while (rc >= 0 && rc <= go_on && !r.arrived && r.at_eof && monotonic_us() < until) {
             struct timespec step = {.tv_sec = 0, .tv_nsec = WAIT_STEP_MS * 1000000L};
             nanosleep(&step, NULL);
             /* Only what was appended since the last look is read again. */
