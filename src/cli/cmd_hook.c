@@ -232,11 +232,23 @@ static bool hook_trusted(void *self, const char *dir)
 }
 
 /* Spend the host reports only in its transcript, into the ledger before the policies run
- * (src/cli/hook_spend.h). */
-static void record_transcript(hook_run *r)
+ * (src/cli/hook_spend.h). Returns, for a call that can be blocked and a policy that reads spend,
+ * why the spend is not all known yet (a backlog of the transcript left for a later call), else
+ * NULL: rp_session_opts.spend_unknown. */
+static const char *record_transcript(hook_run *r)
 {
-    rp_hook_spend_before_eval(r->store, r->cfg->pricing, rp_session_reads_spend(r->cfg),
-                              r->o.host->name, r->payload, &r->call, &r->arena);
+    bool reads_spend = rp_session_reads_spend(r->cfg);
+    int64_t unread = rp_hook_spend_before_eval(r->store, r->cfg->pricing, reads_spend,
+                                               r->o.host->name, r->payload, &r->call, &r->arena);
+    if (unread <= 0 || !reads_spend || !rp_hook_phase_protects(r->call.phase))
+        return NULL;
+    /* Fail closed, as for any event rampart cannot decide (on_error): the spend known so far
+     * did not cross a budget, but what is still unread may have. The next calls read on. */
+    return rp_arena_sprintf(&r->arena,
+                            "rampart: the session's spend is not known yet: %lld KB of the "
+                            "transcript are still to be read (later calls read on), so its cost "
+                            "budget cannot be checked",
+                            (long long)((unread + 1023) / 1024));
 }
 
 /* The reason of a prompt ASK on a host that can only block, with how to approve it: the
@@ -292,6 +304,10 @@ static void tell(void *self, const rp_decision *d, rp_session_told *told)
     }
     render(r->o.host, &r->call, &v, r->settings, &r->arena, &r->answer);
     r->answered = true;
+    /* The session commits this answer's state and audit row next: the deadline must not
+     * answer otherwise after the COMMIT (issue 16). Until here, its answer ends the process
+     * with the transaction open, and nothing is committed. */
+    rp_hook_deadline_claim();
     if (r->answer.told != v.result || r->answer.told_reason != v.reason) {
         told->result = r->answer.told;
         told->reason = r->answer.told_reason;
@@ -334,7 +350,7 @@ static void decide(hook_run *r)
                                              err[0] ? err : "unknown error");
     }
 
-    record_transcript(r);
+    const char *spend_unknown = record_transcript(r);
     if (r->store && call->usage && !rp_json_get(&call->event, "data"))
         rp_json_object_set(&r->arena, &call->event, "data", *call->usage);
 
@@ -354,6 +370,7 @@ static void decide(hook_run *r)
         .prompt_resend_approves = call->phase == RP_HOOK_PROMPT && !call->can_ask,
         .tell = tell,
         .tell_self = r,
+        .spend_unknown = spend_unknown,
     };
     rp_buf decision = {0};
     rp_session_status st =

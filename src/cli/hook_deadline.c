@@ -186,6 +186,14 @@ void rp_hook_deadline_set_answer(const char *out, size_t out_len, const char *er
     sigprocmask(SIG_SETMASK, &old, NULL);
 }
 
+/* The signals stay blocked to the end: one that comes now waits, and at the disarm finds the
+ * answer given. The crash signals are not blocked (a fault in the commit must still answer). */
+void rp_hook_deadline_claim(void)
+{
+    sigset_t old;
+    block_answer_signals(&old);
+}
+
 void rp_hook_deadline_disarm(void)
 {
     sigset_t old;

@@ -26,6 +26,12 @@ int64_t rp_hook_deadline_left_ms(void);
 /* The answer the deadline gives; copied (truncated at 64 KB each). */
 void rp_hook_deadline_set_answer(const char *out, size_t out_len, const char *err, size_t err_len,
                                  int exit_code);
+/* The real answer is decided and about to be committed with the call's state and audit row:
+ * from now on the deadline (and SIGTERM, SIGXCPU, SIGHUP, SIGINT) can no longer answer, so that
+ * what the host is told is what was committed (issue 16). Before the claim, a deadline that
+ * fires ends the process with its open transaction, which is then rolled back: nothing of the
+ * call is recorded. A crash after the claim still gets the prepared answer. */
+void rp_hook_deadline_claim(void);
 /* The real answer is about to be written: the deadline can no longer answer. */
 void rp_hook_deadline_disarm(void);
 

@@ -2,9 +2,15 @@
  * Gemini; src/hosts/codex_rollout.c, Codex): read the transcript's new bytes, record
  * its messages in the ledger, remember how far it was read (hook_spend.h).
  *
- * The offset is read before the transaction and written inside it, with the rows. Two hooks of
- * one session running at once may then read the same bytes: the ledger's per-session dedupe on
- * the message id keeps that exact, and the later commit's offset is no less complete. */
+ * The new bytes are read in chunks, each parsed and committed with the offset it reached, so
+ * that a call cut short by the hook's deadline keeps what it recorded and the next call goes on
+ * from there: a backlog (a transcript read for the first time, a busy machine) is worked off
+ * call after call instead of timing out on the same slice forever (issue 16).
+ *
+ * The offset is read before a chunk's transaction and written inside it, with the rows. Two
+ * hooks of one session running at once may then read the same bytes: the ledger's per-session
+ * dedupe on the message id keeps that exact, and the later commit's offset is no less
+ * complete. */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE /* memmem */
 #endif
@@ -26,16 +32,16 @@
 #include "hosts/codex_rollout.h"
 #include "hosts/transcript.h"
 
-/* The transcript's bytes from *offset (reset to 0 when the file is now shorter), at most
- * RP_HOOK_TRANSCRIPT_MAX_READ. *data is malloc'd (NULL when nothing is new); *at_eof says the
- * read reached the end of the file as it was. Returns 0, 1 when the file does not exist, -1
- * with err. */
-static int read_new_bytes(const char *path, int64_t *offset, char **data, size_t *len, bool *at_eof,
-                          char *err, size_t err_size)
+/* The transcript's bytes from *offset (reset to 0 when the file is now shorter), at most `max`.
+ * *data is malloc'd (NULL when nothing is new); *at_eof says the read reached the end of the
+ * file as it was, *size is that size. Returns 0, 1 when the file does not exist, -1 with err. */
+static int read_bytes(const char *path, int64_t *offset, size_t max, char **data, size_t *len,
+                      bool *at_eof, int64_t *size, char *err, size_t err_size)
 {
     *data = NULL;
     *len = 0;
     *at_eof = true;
+    *size = 0;
     /* O_NONBLOCK: a FIFO named as the transcript must not hang the hook in open(). */
     int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
     if (fd < 0) {
@@ -51,13 +57,13 @@ static int read_new_bytes(const char *path, int64_t *offset, char **data, size_t
         close(fd);
         return -1;
     }
-    int64_t size = (int64_t)st.st_size;
-    if (size < *offset) {
+    *size = (int64_t)st.st_size;
+    if (*size < *offset) {
         *offset = 0; /* replaced or truncated: read it again from the start */
     }
-    int64_t want = size - *offset;
-    if (want > (int64_t)RP_HOOK_TRANSCRIPT_MAX_READ) {
-        want = RP_HOOK_TRANSCRIPT_MAX_READ;
+    int64_t want = *size - *offset;
+    if (want > (int64_t)max) {
+        want = (int64_t)max;
         *at_eof = false;
     }
     if (want == 0) {
@@ -91,14 +97,28 @@ static int read_new_bytes(const char *path, int64_t *offset, char **data, size_t
     return 0;
 }
 
+/* The file's size now, -1 when it cannot be stat'ed (missing): a wait looks again only when
+ * it changed. */
+static int64_t file_size(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 ? (int64_t)st.st_size : -1;
+}
+
 #define WAIT_STEP_MS  10
 #define CONSUMED_TAIL 65536 /* how far back a tool_use already read is looked for */
+/* A chunk's bounds, and the rate (bytes per ms, parsing and committing) the first chunk of a
+ * call is sized for: a loaded machine's, well below what an idle one does. */
+#define CHUNK_MIN   (4u << 10)
+#define CHUNK_MAX   (4u << 20)
+#define FIRST_RATE  4096
+#define RATE_MIN_US 5000 /* a rate measured over less work is noise */
 
-static int64_t monotonic_ms(void)
+static int64_t monotonic_us(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+    return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
 }
 
 /* What a wait is for: the line of a tool_use (needle, its quoted id), else the end of the
@@ -236,6 +256,153 @@ fail:
     return -1;
 }
 
+/* One call's reading: chunk after chunk, each parsed and committed with its offset. */
+typedef struct reader {
+    rp_store *store;
+    const rp_pricing *pricing;
+    const rp_transcript_source *src;
+    rp_transcript_stats *stats;
+    const char *needle;   /* the tool_use's quoted id the wait is for, or NULL */
+    const char *call_id;  /* Codex: the call whose outcome is looked for, or NULL */
+    int64_t offset;       /* committed: the next chunk starts here */
+    int64_t size;         /* the file's size at the last read (-1: missing) */
+    bool reset;           /* the file was shorter than the stored offset: read from 0 */
+    bool at_eof;          /* the last chunk reached the end of the file */
+    bool arrived;         /* the bytes read hold what the wait is for */
+    int64_t until_us;     /* no chunk is started after this (monotonic); -1: no deadline */
+    int64_t bytes, spent; /* read and recorded so far, and the microseconds it took */
+    size_t total;         /* bytes read by this call, at most RP_HOOK_TRANSCRIPT_MAX_READ */
+} reader;
+
+/* How many bytes the next chunk may have: what fits in half the time left at the rate
+ * measured so far (the first chunks: at a slow machine's rate), between CHUNK_MIN and
+ * CHUNK_MAX; 0 when the time is up or the call's read cap is reached. */
+static size_t next_chunk(const reader *r)
+{
+    if (r->total >= RP_HOOK_TRANSCRIPT_MAX_READ) {
+        return 0;
+    }
+    size_t cap = RP_HOOK_TRANSCRIPT_MAX_READ - r->total;
+    size_t want = CHUNK_MAX;
+    if (r->until_us >= 0) {
+        int64_t left = (r->until_us - monotonic_us()) / 1000;
+        if (left <= 0) {
+            return 0;
+        }
+        /* bytes per ms, measured once there was enough work to measure */
+        int64_t rate = r->spent >= RATE_MIN_US ? r->bytes * 1000 / r->spent : FIRST_RATE;
+        if (rate < 1) {
+            rate = 1;
+        }
+        int64_t fits = rate * left / 2;
+        if (fits < (int64_t)CHUNK_MIN) {
+            fits = CHUNK_MIN; /* a few lines: even a tiny deadline_ms makes progress */
+        }
+        if (fits < (int64_t)want) {
+            want = (size_t)fits;
+        }
+    }
+    return want < cap ? want : cap;
+}
+
+/* Parses one chunk (the end of the turn completes its last message only at the end of the file)
+ * and records it; the chunk's data is in scratch. */
+static int record_one(reader *r, rp_arena *scratch, const char *data, size_t len, bool final,
+                      int64_t from, rp_transcript_chunk *c, char *err, size_t err_size)
+{
+    const rp_transcript_source *src = r->src;
+    rp_transcript_stats *stats = r->stats;
+    if (src->format == RP_TRANSCRIPT_GEMINI) {
+        rp_transcript_parse_gemini(scratch, data, len, c);
+    } else if (src->format == RP_TRANSCRIPT_CODEX) {
+        /* A usage line names no model: the one remembered from earlier reads until the
+         * chunk's first turn_context. */
+        rp_tool_outcome outcome = RP_TOOL_UNKNOWN;
+        rp_codex_rollout_parse_call(scratch, data, len, stats->model, r->call_id, c, &outcome);
+        if (outcome != RP_TOOL_UNKNOWN) {
+            stats->call_outcome = outcome;
+        }
+    } else {
+        rp_transcript_parse(scratch, data, len, final && r->at_eof, src->tool_use_id, c);
+    }
+    stats->skipped_lines += c->malformed + c->oversized;
+    int rc = record_chunk(r->store, r->pricing, src, c, from + (int64_t)c->consumed, stats, err,
+                          err_size);
+    /* The model was read whatever the ledger did; without it the model is unknown, which an
+     * expensive_models check takes as expensive. */
+    if (c->model != NULL) {
+        snprintf(stats->model, sizeof stats->model, "%s", c->model);
+    }
+    return rc;
+}
+
+/* Reads, records and commits chunk after chunk from r->offset, until the end of the file, the
+ * time or the call's read cap. `final`: the turn is over (the last chunk's last message is
+ * complete). Returns 0, 1 when the file does not exist, -1 with err (the chunks committed
+ * before stay). */
+static int read_on(reader *r, bool final, char *err, size_t err_size)
+{
+    size_t held = 0; /* a chunk that consumed nothing (one message longer than it): read more */
+    for (;;) {
+        size_t want = next_chunk(r);
+        if (want == 0) {
+            /* Out of time: the rest (what is left of the file) is read by a later call. */
+            r->size = file_size(r->src->path);
+            r->at_eof = r->size == r->offset;
+            return 0;
+        }
+        if (held > want) {
+            want = held;
+        }
+        int64_t t0 = monotonic_us();
+        int64_t from = r->offset;
+        char *data;
+        size_t len;
+        int rc =
+            read_bytes(r->src->path, &from, want, &data, &len, &r->at_eof, &r->size, err, err_size);
+        if (rc != 0) {
+            r->size = -1;
+            return rc;
+        }
+        bool reset = from != r->offset;
+        r->reset = r->reset || reset;
+        r->offset = from;
+        if (data == NULL) {
+            /* Nothing new; a file truncated to nothing is remembered as such. */
+            rp_transcript_chunk none = {0};
+            return reset ? record_chunk(r->store, r->pricing, r->src, &none, from, r->stats, err,
+                                        err_size)
+                         : 0;
+        }
+        r->total += len;
+        if (r->needle != NULL && !r->arrived) {
+            r->arrived = memmem(data, len, r->needle, strlen(r->needle)) != NULL;
+        }
+        rp_arena scratch = {0};
+        rp_transcript_chunk c;
+        rc = record_one(r, &scratch, data, len, final, from, &c, err, err_size);
+        if (r->needle == NULL && r->at_eof) {
+            r->arrived = c.ended; /* the file ends with the end of the turn */
+        }
+        size_t consumed = c.consumed;
+        rp_arena_free(&scratch);
+        free(data);
+        if (rc != 0) {
+            return -1;
+        }
+        r->offset += (int64_t)consumed;
+        r->bytes += (int64_t)len;
+        r->spent += monotonic_us() - t0;
+        if (r->at_eof) {
+            return 0;
+        }
+        held = consumed == 0 ? len * 2 : 0;
+        if (held > RP_HOOK_TRANSCRIPT_MAX_READ) {
+            held = RP_HOOK_TRANSCRIPT_MAX_READ;
+        }
+    }
+}
+
 int rp_hook_record_transcript(rp_store *store, const rp_pricing *pricing,
                               const rp_transcript_source *src, rp_transcript_stats *stats,
                               char *err, size_t err_size)
@@ -266,81 +433,64 @@ int rp_hook_record_transcript(rp_store *store, const rp_pricing *pricing,
         snprintf(stats->model, sizeof stats->model, "%s", mark.model);
     }
     int64_t stored = mark.offset;
-    int64_t offset = stored;
-    char *data = NULL;
-    size_t len = 0;
-    bool at_eof = true;
-    int rc = read_new_bytes(src->path, &offset, &data, &len, &at_eof, err, err_size);
+    int64_t start = monotonic_us();
+    /* The reading takes at most half of what is left of the hook's deadline (a small
+     * hosts.*.deadline_ms included), the wait below at most a third: the rest is the
+     * decision's, and every chunk read in time is committed, so that a deadline never discards
+     * the work done and the next call goes on from there. */
+    int64_t left = rp_hook_deadline_left_ms();
+    reader r = {
+        .store = store,
+        .pricing = pricing,
+        .src = src,
+        .stats = stats,
+        .needle = src->tool_use_id && src->tool_use_id[0]
+                      ? rp_arena_sprintf(&a, "\"%s\"", src->tool_use_id)
+                      : NULL,
+        .call_id = src->format == RP_TRANSCRIPT_CODEX ? src->tool_use_id : NULL,
+        .offset = stored,
+        .until_us = left >= 0 ? start + left * 1000 / 2 : -1,
+    };
     /* The host acts on a tool_use as soon as the message asking for it is complete, and runs
      * its Stop hooks as soon as the last message is, but Claude Code writes its transcript in
      * batches (every 100 ms): the message may not be in the file yet. Wait a little for it,
      * unless it was read before. */
-    const char *needle = src->tool_use_id && src->tool_use_id[0]
-                             ? rp_arena_sprintf(&a, "\"%s\"", src->tool_use_id)
-                             : NULL;
-    /* The wait takes at most a third of what is left of the hook's deadline (a small
-     * hosts.*.deadline_ms included): the answer must stay the decision's, never the deadline's. */
     int64_t wait_ms = src->wait_ms;
-    int64_t left = rp_hook_deadline_left_ms();
     if (left >= 0 && wait_ms > left / 3) {
         wait_ms = left / 3;
     }
-    bool wait = wait_ms > 0 && (needle != NULL || src->final);
+    bool wait = wait_ms > 0 && (r.needle != NULL || src->final);
     int go_on = src->wait_for_file ? 1 : 0; /* the highest rc that keeps waiting */
+    /* Waiting for the end of the turn, the last message is completed by `final` only after
+     * the wait. */
+    int rc = read_on(&r, src->final && !wait, err, err_size);
+    bool nothing_new = rc != 0 || r.total == 0;
     /* The bytes read before count for a tool_use, and for a turn's end only when nothing new
-     * came: past new lines (this turn's prompt), an end among the old ones is an earlier turn's. */
-    if (rc <= go_on && rc >= 0 && wait && !arrived(data, len, needle) &&
-        !((needle != NULL || len == 0) && arrived_before(src->path, stored, needle))) {
-        int64_t until = monotonic_ms() + wait_ms;
-        while (rc >= 0 && rc <= go_on && !arrived(data, len, needle) && monotonic_ms() < until) {
+     * came: past new lines (this turn's prompt), an end among the old ones is an earlier turn's.
+     * Only at the end of the file is anything still to come. */
+    if (rc <= go_on && rc >= 0 && wait && r.at_eof && !r.arrived &&
+        !((r.needle != NULL || nothing_new) && arrived_before(src->path, stored, r.needle))) {
+        int64_t until = monotonic_us() + wait_ms * 1000;
+        while (rc >= 0 && rc <= go_on && !r.arrived && r.at_eof && monotonic_us() < until) {
             struct timespec step = {.tv_sec = 0, .tv_nsec = WAIT_STEP_MS * 1000000L};
             nanosleep(&step, NULL);
-            free(data);
-            offset = stored;
-            rc = read_new_bytes(src->path, &offset, &data, &len, &at_eof, err, err_size);
+            /* Only what was appended since the last look is read again. */
+            if (file_size(src->path) == r.size) {
+                continue;
+            }
+            rc = read_on(&r, false, err, err_size);
         }
     }
-    stats->found = rc == 0;
-    const char *call_id = src->format == RP_TRANSCRIPT_CODEX ? src->tool_use_id : NULL;
-    if (rc != 0 || (data == NULL && offset == stored)) {
-        if (rc == 0 && call_id != NULL) {
-            stats->call_outcome = codex_outcome_before(src->path, stored, call_id);
-        }
-        rp_arena_free(&a); /* missing, unreadable, or nothing new */
-        return rc > 0 ? 0 : rc;
+    if (rc == 0 && wait && src->final && r.at_eof) {
+        rc = read_on(&r, true, err, err_size); /* the turn's last message, complete now */
     }
-    rp_transcript_chunk chunk;
-    if (src->format == RP_TRANSCRIPT_GEMINI) {
-        rp_transcript_parse_gemini(&a, data, len, &chunk);
-    } else if (src->format == RP_TRANSCRIPT_CODEX) {
-        /* A usage line names no model: the one remembered from earlier reads until the
-         * chunk's first turn_context. */
-        rp_codex_rollout_parse_call(&a, data, len, stats->model, call_id, &chunk,
-                                    &stats->call_outcome);
-        if (call_id != NULL && stats->call_outcome == RP_TOOL_UNKNOWN && offset == stored) {
-            stats->call_outcome = codex_outcome_before(src->path, stored, call_id);
-        }
-    } else {
-        /* Only at the end of the file can the end of the turn complete the last message. */
-        rp_transcript_parse(&a, data, len, src->final && at_eof, src->tool_use_id, &chunk);
+    stats->found = rc == 0 ? r.size >= 0 : rc < 0 && r.size >= 0;
+    stats->unread = rc == 0 && !r.at_eof && r.size > r.offset ? r.size - r.offset : 0;
+    if (rc == 0 && r.call_id != NULL && stats->call_outcome == RP_TOOL_UNKNOWN && !r.reset) {
+        stats->call_outcome = codex_outcome_before(src->path, stored, r.call_id);
     }
-    stats->skipped_lines = chunk.malformed + chunk.oversized;
-    char model[sizeof stats->model];
-    snprintf(model, sizeof model, "%s", chunk.model ? chunk.model : stats->model);
-    rc = record_chunk(store, pricing, src, &chunk, offset + (int64_t)chunk.consumed, stats, err,
-                      err_size);
-    if (rc != 0) {
-        rp_tool_outcome call_outcome = stats->call_outcome; /* read, whatever the ledger did */
-        memset(stats, 0, sizeof *stats);                    /* rolled back: nothing was recorded */
-        stats->found = true;
-        stats->call_outcome = call_outcome;
-    }
-    /* The model was read whatever the ledger did; without it the model is unknown, which an
-     * expensive_models check takes as expensive. */
-    memcpy(stats->model, model, sizeof model);
     rp_arena_free(&a);
-    free(data);
-    return rc;
+    return rc > 0 ? 0 : rc;
 }
 
 /* ---- the hook's spend step ---- */
@@ -398,22 +548,22 @@ static void drop_hook_usage(rp_hook_call *call)
     call->usage = NULL;
 }
 
-void rp_hook_spend_before_eval(rp_store *store, const rp_json *config_pricing, bool may_wait,
-                               const char *host, const rp_json *payload, rp_hook_call *call,
-                               rp_arena *a)
+int64_t rp_hook_spend_before_eval(rp_store *store, const rp_json *config_pricing, bool may_wait,
+                                  const char *host, const rp_json *payload, rp_hook_call *call,
+                                  rp_arena *a)
 {
     bool claude = strcmp(host, "claude-code") == 0;
     bool gemini = strcmp(host, "gemini") == 0;
     bool codex = strcmp(host, "codex") == 0;
     if (store == NULL || call->transcript_path == NULL || call->transcript_path[0] == '\0' ||
         (!claude && !gemini && !codex) || call->phase == RP_HOOK_SESSION_START) {
-        return;
+        return 0;
     }
     char err[512] = "";
     rp_pricing *pricing = rp_pricing_build(a, config_pricing, err, sizeof err);
     if (pricing == NULL) {
         fprintf(stderr, "rampart hook: the price table cannot be built: %s\n", err);
-        return;
+        return 0;
     }
     rp_json *ctx = (rp_json *)rp_json_get(&call->event, "context");
     bool tool = claude && (call->phase == RP_HOOK_PRE_TOOL || call->phase == RP_HOOK_POST_TOOL);
@@ -464,4 +614,5 @@ void rp_hook_spend_before_eval(rp_store *store, const rp_json *config_pricing, b
         rp_json_object_set(a, ctx, "model",
                            rp_json_make_string_ref(rp_arena_strdup(a, stats.model)));
     }
+    return stats.unread;
 }

@@ -17,7 +17,10 @@
 #include "hosts/tool_result.h"
 #include "store/store.h"
 
-#define RP_HOOK_TRANSCRIPT_MAX_READ (64u << 20) /* per call; the rest is read next time */
+/* Per call at most; the rest is read next time. The bytes are read in chunks (up to 4 MiB),
+ * each committed with its offset, and a call stops starting chunks when half of what was left of
+ * the hook's deadline is used up. */
+#define RP_HOOK_TRANSCRIPT_MAX_READ (64u << 20)
 /* Claude Code flushes its transcript every 100 ms: a PreToolUse waits up to this long for the
  * line of the tool_use it is about, and the end of a turn for its last message (well within
  * the hook's deadline; a small configured deadline shortens it to a third of what is left). */
@@ -36,6 +39,10 @@ typedef struct rp_transcript_stats {
     /* Codex: how the tool call src->tool_use_id ended, from its completed item in the rollout
      * (the new bytes, else the last bytes read before them); RP_TOOL_UNKNOWN when not found. */
     rp_tool_outcome call_outcome;
+    /* Bytes of the transcript this call had no time (or read cap) left to read: a backlog a
+     * later call works off. Until then the session's spend is not all known. 0 when read to
+     * the end (or on an error). */
+    int64_t unread;
 } rp_transcript_stats;
 
 typedef enum rp_transcript_format {
@@ -70,13 +77,16 @@ typedef struct rp_transcript_source {
  * timestamp (now when it has none or one in the future); a message id already recorded for the
  * session is a duplicate and changes nothing. The last message may still be streaming and
  * waits for the next call unless src->final, src->tool_use_id or the transcript proves it
- * complete (src/hosts/transcript.h). The rows, the new offset and the model are written in one
- * transaction, so call it outside one. A missing file (or path NULL or "") records nothing and
+ * complete (src/hosts/transcript.h). The bytes are read in chunks; each chunk's rows, the offset
+ * it reached and the model are written in one transaction, so call it outside one. With a
+ * deadline armed (hook_deadline.h), chunks are started only while half of what was left of it
+ * at the call remains, sized by the rate measured so far; the rest (stats->unread) is read by the
+ * next call, from the offset committed. A missing file (or path NULL or "") records nothing and
  * is not an error; a file shorter than the remembered offset was replaced and is read from the
  * start (the ledger's dedupe makes the re-read harmless). At most RP_HOOK_TRANSCRIPT_MAX_READ
  * bytes are read per call. stats may be NULL. Returns 0, or -1 with err when the transcript
- * exists but cannot be read (not a regular file, permissions) or the store fails; nothing is
- * recorded then. */
+ * exists but cannot be read (not a regular file, permissions) or the store fails; the chunks
+ * committed before stay recorded (and counted in stats), the failed one is not. */
 int rp_hook_record_transcript(rp_store *store, const rp_pricing *pricing,
                               const rp_transcript_source *src, rp_transcript_stats *stats,
                               char *err, size_t err_size);
@@ -100,9 +110,11 @@ int rp_hook_record_transcript(rp_store *store, const rp_pricing *pricing,
  * parsed input. A problem is logged to stderr, never fatal: the decision must not wait on the
  * transcript, and spend that cannot be read cannot be invented either. may_wait is false when
  * no policy reads spend or the model (rp_session_reads_spend): the lines are still read, but
- * a PreToolUse does not wait for its tool_use line (a later event reads it). */
-void rp_hook_spend_before_eval(rp_store *store, const rp_json *config_pricing, bool may_wait,
-                               const char *host, const rp_json *payload, rp_hook_call *call,
-                               rp_arena *a);
+ * a PreToolUse does not wait for its tool_use line (a later event reads it). Returns the bytes
+ * of the session transcript left for a later call (rp_transcript_stats.unread): while there
+ * are any, the session's spend is not all known. */
+int64_t rp_hook_spend_before_eval(rp_store *store, const rp_json *config_pricing, bool may_wait,
+                                  const char *host, const rp_json *payload, rp_hook_call *call,
+                                  rp_arena *a);
 
 #endif

@@ -47,6 +47,21 @@ static void write_fail_closed(const rp_config *cfg, rp_buf *out, const char *why
     rp_arena_free(&a);
 }
 
+/* opts->spend_unknown: what the policies allowed or asked on the spend known so far is not
+ * decided yet; the config's on_error is (an ASK only where it says ask), with no state change. */
+static void spend_unknown(const rp_config *cfg, const char *why, rp_decision *d)
+{
+    static const char *const who[] = {"__spend_unknown"};
+    if (d->result == RP_DENY || cfg->on_error == RP_ON_ERROR_ALLOW)
+        return;
+    memset(d, 0, sizeof *d);
+    d->result = cfg->on_error == RP_ON_ERROR_ASK ? RP_ASK : RP_DENY;
+    d->reason = why;
+    d->policies = (const char **)who;
+    d->n_policies = 1;
+    d->labels = rp_json_make_object();
+}
+
 /* engine: the config's, or (stateful) the config's plus the session's sub-agent budget. */
 static void evaluate(const rp_config *cfg, const rp_engine *engine, const rp_session_opts *opts,
                      const rp_event *ev, const rp_json *state, rp_eval_ctx *ctx, rp_decision *d)
@@ -289,6 +304,8 @@ static rp_session_status eval_stateful(const rp_config *cfg, const rp_session_op
         opts = &resend_opts;
         evaluate(cfg, cost.engine, opts, ev, state, ctx, &d);
     }
+    if (opts->spend_unknown != NULL)
+        spend_unknown(cfg, opts->spend_unknown, &d);
 
     const rp_json *to_save = d.new_state;
     if (d.result == RP_ASK) {

@@ -63,6 +63,12 @@ typedef struct rp_session_opts {
      * default. Must not fail or do I/O. */
     void (*tell)(void *self, const rp_decision *d, rp_session_told *told);
     void *tell_self;
+    /* The session's spend is not all known yet (the host's transcript has a backlog a later
+     * call reads): a decision the policies did not make a DENY becomes the config's on_error
+     * decision (DENY, or ASK) with this reason, changing no state; on_error: allow keeps the
+     * policies' decision. A DENY on the spend known so far stands. Set it only for an event
+     * that can be blocked; NULL otherwise. */
+    const char *spend_unknown;
 } rp_session_opts;
 
 typedef enum rp_session_status {
