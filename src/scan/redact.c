@@ -23,13 +23,12 @@
 static pthread_mutex_t open_lock = PTHREAD_MUTEX_INITIALIZER;
 static rp_scanner *scanner; /* opened on first use; lives as long as the process */
 
-static const rp_scanner *get_scanner(void)
+static const rp_scanner *get_scanner(char *err, size_t err_size)
 {
     pthread_mutex_lock(&open_lock);
     if (scanner == NULL) {
         rp_scan_options opt = {.types = REDACT_TYPES, .cache_dir = NULL};
-        char err[256];
-        if (rp_scanner_open(&opt, &scanner, err, sizeof err) != 0)
+        if (rp_scanner_open(&opt, &scanner, err, err_size) != 0)
             scanner = NULL; /* tried again by the next text; meanwhile texts are withheld */
     }
     const rp_scanner *s = scanner;
@@ -37,11 +36,17 @@ static const rp_scanner *get_scanner(void)
     return s;
 }
 
+int rp_redact_prepare(char *err, size_t err_size)
+{
+    return get_scanner(err, err_size) != NULL ? 0 : -1;
+}
+
 const char *rp_redact_text(rp_arena *a, const char *text)
 {
     if (text == NULL || text[0] == '\0')
         return text;
-    const rp_scanner *s = get_scanner();
+    char err[256];
+    const rp_scanner *s = get_scanner(err, sizeof err);
     rp_scan_result found;
     size_t n = strlen(text);
     if (s == NULL || rp_scanner_scan(s, a, text, n, &found) != 0)

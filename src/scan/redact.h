@@ -24,4 +24,9 @@
  * NULL or empty), else a copy from a; RP_REDACT_WITHHELD when the text cannot be scanned. */
 const char *rp_redact_text(rp_arena *a, const char *text);
 
+/* Opens the scanner now — compiling its database into the on-disk cache when the cache is cold
+ * (~90 ms on an idle machine, more under load) — so that a hook's first reason does not pay for
+ * it inside the deadline. `rampart install` calls it. 0, or -1 with the cause in err. */
+int rp_redact_prepare(char *err, size_t err_size);
+
 #endif

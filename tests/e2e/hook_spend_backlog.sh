@@ -108,6 +108,13 @@ answer() {
 
 # ---- a $1 budget: every call progresses, none allows, the budget denies early ----
 config "$TMP/cap1.yaml" 1
+# Installed as a user installs it: `rampart install` also prepares the secret scanner's cache,
+# whose first compile would otherwise fall inside the first hook calls' 300 ms under load (the
+# install has no deadline). Without it every call here timed out on the compile.
+"$BIN" install claude-code -c "$TMP/cap1.yaml" >"$OUT" 2>"$ERR" ||
+    fail "rampart install claude-code" "$(cat "$OUT" "$ERR")"
+ls "$HOME"/.cache/rampart/scan-*.hsdb >/dev/null 2>&1 ||
+    fail "rampart install prepared the scanner's cache in $HOME/.cache/rampart" "$(ls -R "$HOME")"
 prev=0
 stalled=0
 allowed=0
