@@ -28,6 +28,15 @@ static void write_all(int fd, const char *p, size_t n)
     }
 }
 
+/* Every signal whose default action ends the process and that another process, a limit or a
+ * terminal sends (the kernel's own for a fault are crash_signals below): a host or supervisor
+ * that kills its hook, a CPU limit, a closed terminal. Each gets the prepared answer, not a
+ * silent death after which the host runs the tool (issue 16). SIGKILL and SIGSTOP cannot be
+ * caught; SIGXFSZ and SIGPIPE are ignored instead (a failed write is an error that fails closed;
+ * a closed stdout means no one is left to answer). */
+static const int kill_signals[] = {SIGTERM, SIGXCPU, SIGHUP,    SIGINT,  SIGQUIT,  SIGUSR1,
+                                   SIGUSR2, SIGPWR,  SIGVTALRM, SIGPROF, SIGSTKFLT};
+
 /* The signals whose handler writes the prepared answer and that can come at any time: each is
  * blocked while another runs, while the answer is replaced, and from disarm on, so that no
  * answer is torn or cut short by a second one (a torn answer reads as a hook error, and the
@@ -36,10 +45,8 @@ static void answer_signals(sigset_t *set)
 {
     sigemptyset(set);
     sigaddset(set, SIGALRM);
-    sigaddset(set, SIGTERM);
-    sigaddset(set, SIGXCPU);
-    sigaddset(set, SIGHUP);
-    sigaddset(set, SIGINT);
+    for (size_t i = 0; i < sizeof kill_signals / sizeof kill_signals[0]; i++)
+        sigaddset(set, kill_signals[i]);
 }
 
 static void on_deadline(int sig)
@@ -83,15 +90,13 @@ static void install_crash_answer(void)
     sa.sa_handler = on_deadline;
     sa.sa_flags = SA_ONSTACK;
     answer_signals(&sa.sa_mask);
-    const int crashes[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
+    const int crashes[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGSYS, SIGTRAP};
     for (size_t i = 0; i < sizeof crashes / sizeof crashes[0]; i++)
         sigaction(crashes[i], &sa, NULL);
 }
 #endif
 
-/* The other signals the kernel or a supervisor sends to end a process: a host that kills its
- * hook or a CPU limit gets the prepared answer, not a silent death (issue 16). SIGXFSZ is
- * ignored instead: the write then fails with EFBIG, and that store error fails closed. */
+/* kill_signals get the prepared answer; SIGXFSZ and SIGPIPE are ignored (see kill_signals). */
 static void install_kill_answer(void)
 {
     struct sigaction sa;
@@ -99,10 +104,10 @@ static void install_kill_answer(void)
     sa.sa_handler = on_deadline;
     sa.sa_flags = SA_ONSTACK;
     answer_signals(&sa.sa_mask);
-    const int kills[] = {SIGTERM, SIGXCPU, SIGHUP, SIGINT};
-    for (size_t i = 0; i < sizeof kills / sizeof kills[0]; i++)
-        sigaction(kills[i], &sa, NULL);
+    for (size_t i = 0; i < sizeof kill_signals / sizeof kill_signals[0]; i++)
+        sigaction(kill_signals[i], &sa, NULL);
     signal(SIGXFSZ, SIG_IGN);
+    signal(SIGPIPE, SIG_IGN);
 }
 
 static int handlers_set;

@@ -4,9 +4,11 @@
  * or stalls the agent. So the hook arms a timer at start; if no answer is out when it fires,
  * the signal handler writes the answer prepared in advance with rp_hook_deadline_set_answer
  * (a deny on protecting events, a pass elsewhere) and exits at once. A crash (an abort on
- * memory exhaustion, a fault) and SIGTERM, SIGXCPU, SIGHUP, SIGINT give the same answer; SIGXFSZ
- * is ignored (a write past `ulimit -f` fails with EFBIG: a store error, which fails closed). Only
- * write(2) and _exit(2) run in the handler. */
+ * memory exhaustion, a fault, SIGSYS from a seccomp filter) and every catchable signal that ends a
+ * process (SIGTERM, SIGXCPU, SIGHUP, SIGINT, SIGQUIT, SIGUSR1/2, SIGPWR, SIGVTALRM, SIGPROF,
+ * SIGSTKFLT) give the same answer; SIGXFSZ is ignored (a write past `ulimit -f` fails with EFBIG:
+ * a store error, which fails closed) and so is SIGPIPE. Only write(2) and _exit(2) run in the
+ * handler. */
 #ifndef RAMPART_CLI_HOOK_DEADLINE_H
 #define RAMPART_CLI_HOOK_DEADLINE_H
 
@@ -27,7 +29,7 @@ int64_t rp_hook_deadline_left_ms(void);
 void rp_hook_deadline_set_answer(const char *out, size_t out_len, const char *err, size_t err_len,
                                  int exit_code);
 /* The real answer is decided and about to be committed with the call's state and audit row:
- * from now on the deadline (and SIGTERM, SIGXCPU, SIGHUP, SIGINT) can no longer answer, so that
+ * from now on the deadline (and the kill signals) can no longer answer, so that
  * what the host is told is what was committed (issue 16). Before the claim, a deadline that
  * fires ends the process with its open transaction, which is then rolled back: nothing of the
  * call is recorded. A crash after the claim still gets the prepared answer. */
