@@ -40,13 +40,7 @@ now_us() { date +%s%6N; }
 
 # A busy machine: a call is preempted at any point, COMMIT included, and a deadline that expires
 # meanwhile is delivered the moment it runs again, so the window after COMMIT is hit often.
-BUSY=""
-cores=$(nproc 2>/dev/null || echo 2)
-for _ in $(seq 0 "$cores"); do
-    (while :; do :; done) &
-    BUSY="$BUSY $!"
-done
-trap 'kill $BUSY 2>/dev/null; wait 2>/dev/null; rm -rf "$TMP"' EXIT
+busy_start
 
 # A call's run time with room to spare: the sweep covers 1 ms to a little past it.
 config 5000

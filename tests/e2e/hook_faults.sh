@@ -173,20 +173,24 @@ time.sleep(60)
 PY
     locker=$!
     for _ in $(seq 50); do grep -q locked "$TMP/locker.out" 2>/dev/null && break; sleep 0.05; done
-    for sig in TERM XCPU HUP INT QUIT USR1 USR2 PWR VTALRM PROF; do
+    # signal_case SIG WHAT: SIG sent to a hook stuck on the lock gives the prepared deny.
+    signal_case() {
         printf '%s' "$pre" >"$TMP/in"
         "$BIN" hook claude-code -c "$TMP/slow.yaml" --state-dir "$TMP/locked" <"$TMP/in" \
             >"$TMP/out" 2>"$TMP/err" &
-        hook=$!
+        local hook=$!
         sleep 0.5
-        kill -s "$sig" "$hook"
+        kill -s "$1" "$hook"
         wait "$hook"
         RC=$?
         if [ "$RC" -eq 0 ] && grep -q "$deny" "$TMP/out" && grep -q 'could not decide' "$TMP/out"; then
-            pass "SIG$sig to a stuck hook: the prepared deny"
+            pass "SIG$1 $2: the prepared deny"
         else
-            fail "SIG$sig to a stuck hook: the prepared deny" "exit $RC: $(cat "$TMP/out" "$TMP/err")"
+            fail "SIG$1 $2: the prepared deny" "exit $RC: $(cat "$TMP/out" "$TMP/err")"
         fi
+    }
+    for sig in TERM XCPU HUP INT QUIT USR1 USR2 PWR VTALRM PROF; do
+        signal_case "$sig" "to a stuck hook"
     done
     # The kernel's own fatal signals (a fault, SIGSYS from a seccomp filter, an abort) stand for
     # a crash: the same prepared answer. Not in a sanitizer build, whose reports are its point.
@@ -194,19 +198,7 @@ PY
         echo "skip - crash signals: a sanitized build reports crashes itself (checked in the normal build)"
     else
         for sig in SEGV BUS FPE ILL ABRT SYS TRAP; do
-            printf '%s' "$pre" >"$TMP/in"
-            "$BIN" hook claude-code -c "$TMP/slow.yaml" --state-dir "$TMP/locked" <"$TMP/in" \
-                >"$TMP/out" 2>"$TMP/err" &
-            hook=$!
-            sleep 0.5
-            kill -s "$sig" "$hook"
-            wait "$hook"
-            RC=$?
-            if [ "$RC" -eq 0 ] && grep -q "$deny" "$TMP/out" && grep -q 'could not decide' "$TMP/out"; then
-                pass "SIG$sig (a crash) in a stuck hook: the prepared deny"
-            else
-                fail "SIG$sig (a crash) in a stuck hook: the prepared deny" "exit $RC: $(cat "$TMP/out" "$TMP/err")"
-            fi
+            signal_case "$sig" "(a crash) in a stuck hook"
         done
     fi
     kill "$locker" 2>/dev/null

@@ -48,13 +48,7 @@ transcript "$T" 50
 SIZE=$(wc -c <"$T")
 
 # A busy machine for the test's duration: a loop per core, and one more.
-BUSY=""
-cores=$(nproc 2>/dev/null || echo 2)
-for _ in $(seq 0 "$cores"); do
-    (while :; do :; done) &
-    BUSY="$BUSY $!"
-done
-trap 'kill $BUSY 2>/dev/null; wait 2>/dev/null; rm -rf "$TMP"' EXIT
+busy_start
 
 config() { # FILE MAX_COST_USD [ON_ERROR]
     {

@@ -98,6 +98,19 @@ sys.exit(0 if ok else 1)
 PY
 }
 
+# busy_start: a busy loop per core and one more, for the rest of the test (tests of behaviour
+# under load). The loops are killed and TMP removed on exit.
+busy_start() {
+    BUSY=""
+    local cores
+    cores=$(nproc 2>/dev/null || echo 2)
+    for _ in $(seq 0 "$cores"); do
+        (while :; do :; done) &
+        BUSY="$BUSY $!"
+    done
+    trap 'kill $BUSY 2>/dev/null; wait 2>/dev/null; rm -rf "$TMP"' EXIT
+}
+
 e2e_finish() {
     echo "$E2E_NAME: $E2E_PASS passed, $E2E_FAIL failed"
     [ "$E2E_FAIL" -eq 0 ]
