@@ -25,6 +25,9 @@
 #include "core/arena.h"
 #include "core/json.h"
 
+/* Composition into rp_json recurses once per level (libyaml's own parser does not); a
+ * configuration nests a handful of levels. The node cap bounds time and memory, aliases
+ * included. */
 #define RP_YAML_MAX_DEPTH 64
 #define RP_YAML_MAX_NODES 100000
 
