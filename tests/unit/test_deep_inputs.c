@@ -3,7 +3,8 @@
  * with a 512 KiB stack (2 MiB under ASan), where unbounded recursion would overflow. Also the
  * bounds in time and memory that sharing makes necessary: many here-documents on one line
  * (pending-list growth was quadratic), a YAML alias bomb, and CEL lists built by sharing
- * (cel.bind(a1, [a0, a0], ...) is 2^n elements long: equality, JSON conversion and printing). */
+ * (cel.bind(a1, [a0, a0], ...) is 2^n elements long: equality, JSON conversion, printing
+ * and string.format). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -347,6 +348,14 @@ static void test_cel_shared_values(void **state)
     src = doubled("a", 40, inner);
     expect_budget_error(src);
     free(inner);
+    free(src);
+    /* string.format's %s of it stops at the memory limit. */
+    src = doubled("a", 40, "size('%s'.format([a40]))");
+    rp_arena fa = {0};
+    cel_value fv = eval_src(src, &fa);
+    if (fv.kind != CEL_ERROR || strcmp(fv.v.err->message, "evaluation memory limit exceeded") != 0)
+        fail_msg("expected the memory limit error from format");
+    rp_arena_free(&fa);
     free(src);
     /* Sharing within one value still compares fast where it is small. */
     src = doubled("a", 2, "a2 == [[[1], [1]], [[1], [1]]]");
