@@ -304,24 +304,25 @@ static char *doubled(const char *var, int n, const char *body)
     return b.data;
 }
 
-static cel_value eval_src(const char *src, rp_arena *a)
+/* The value may point into the program (constants): free *prog after using it. */
+static cel_value eval_src(const char *src, rp_arena *a, cel_program **prog)
 {
-    cel_program *p = NULL;
     cel_source_error err;
-    if (cel_compile(src, strlen(src), NULL, &p, &err) != 0)
+    *prog = NULL;
+    if (cel_compile(src, strlen(src), NULL, prog, &err) != 0)
         fail_msg("compile error: %s", err.message);
-    cel_value v = cel_eval(p, NULL, a);
-    cel_program_free(p);
-    return v;
+    return cel_eval(*prog, NULL, a);
 }
 
 static void expect_budget_error(const char *src)
 {
     rp_arena a = {0};
-    cel_value v = eval_src(src, &a);
+    cel_program *p;
+    cel_value v = eval_src(src, &a, &p);
     if (v.kind != CEL_ERROR || strcmp(v.v.err->message, "evaluation budget exceeded") != 0)
         fail_msg("expected the budget error for %.120s...", src);
     rp_arena_free(&a);
+    cel_program_free(p);
 }
 
 static void on_alarm(int sig)
@@ -351,24 +352,26 @@ static void test_cel_shared_values(void **state)
     free(src);
     /* string.format's %s of it stops at the memory limit. */
     src = doubled("a", 40, "size('%s'.format([a40]))");
-    rp_arena fa = {0};
-    cel_value fv = eval_src(src, &fa);
-    if (fv.kind != CEL_ERROR || strcmp(fv.v.err->message, "evaluation memory limit exceeded") != 0)
+    rp_arena a = {0};
+    cel_program *p;
+    cel_value v = eval_src(src, &a, &p);
+    if (v.kind != CEL_ERROR || strcmp(v.v.err->message, "evaluation memory limit exceeded") != 0)
         fail_msg("expected the memory limit error from format");
-    rp_arena_free(&fa);
+    rp_arena_free(&a);
+    cel_program_free(p);
     free(src);
     /* Sharing within one value still compares fast where it is small. */
     src = doubled("a", 2, "a2 == [[[1], [1]], [[1], [1]]]");
-    rp_arena a = {0};
-    cel_value v = eval_src(src, &a);
+    v = eval_src(src, &a, &p);
     assert_int_equal(v.kind, CEL_BOOL);
     assert_true(v.v.b);
     rp_arena_free(&a);
+    cel_program_free(p);
     free(src);
 
     /* Conversion to JSON (a state update's value) is refused by node count. */
     src = doubled("a", 40, "a40");
-    v = eval_src(src, &a);
+    v = eval_src(src, &a, &p);
     assert_int_equal(v.kind, CEL_LIST);
     rp_arena out = {0};
     rp_json j;
@@ -383,6 +386,7 @@ static void test_cel_shared_values(void **state)
     rp_buf_free(&text);
     rp_arena_free(&out);
     rp_arena_free(&a);
+    cel_program_free(p);
     free(src);
     alarm(0);
 }
