@@ -7,7 +7,7 @@
 #   line), a 60k-deep JSON event; the batch goes on past them and none of them is allowed.
 # * `rampart hook claude-code`: the same command and JSON through the hook.
 # * `rampart validate`: 60k-deep YAML (flow and block), a billion-laughs alias bomb, a
-#   cel_policy expression nested past the parser's limit.
+#   cel_policy expression nested past the parser's limit, aliases nested 3,000 levels deep.
 # * `rampart cel`: deep expressions, a deep --var, and lists built by sharing
 #   (cel.bind(a1, [a0, a0], ...) = 2^40 elements): equality, printing, a state update.
 # shellcheck source=lib.sh
@@ -81,6 +81,9 @@ open(f"{tmp}/block.yaml", "w").write(
 bomb = "a0: &a0 [x,x,x,x,x,x,x,x,x,x]\n" + "".join(
     f"a{i}: &a{i} [" + ",".join([f"*a{i-1}"] * 10) + "]\n" for i in range(1, 12))
 open(f"{tmp}/bomb.yaml", "w").write(bomb + head + "*a11\n")
+chain = "a0: &a0 " + "[" * 60 + "]" * 60 + "\n" + "".join(
+    f"a{i}: &a{i} " + "[" * 60 + f"*a{i-1}" + "]" * 60 + "\n" for i in range(1, 50))
+open(f"{tmp}/aliasdeep.yaml", "w").write(chain + head + "*a49\n")
 def cel_policy(expr):
     return ("policies:\n  c:\n    type: function\n    handler: cel_policy\n"
             "    factory_params:\n      on_error: deny\n      expression: '"
@@ -151,6 +154,9 @@ done
 small_stack validate "$TMP/bomb.yaml"
 expect_rc "validate: a billion-laughs alias bomb is an error" 1
 check "... by node count" grep -q "document too large" "$OUT" "$ERR"
+small_stack validate "$TMP/aliasdeep.yaml"
+expect_rc "validate: aliases nested in anchors 3,000 levels deep are an error" 1
+check "... naming the depth through the alias" grep -q "deeper than 64 levels (through alias" "$OUT" "$ERR"
 small_stack validate "$TMP/celdeep.yaml"
 expect_rc "validate: a cel_policy expression 30k parentheses deep is an error" 1
 check "... naming the depth" grep -q "nested too deeply" "$OUT" "$ERR"

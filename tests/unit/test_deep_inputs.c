@@ -2,7 +2,8 @@
  * 60,000-deep shell (each construct that nests), JSON, YAML and CEL input is parsed on a thread
  * with a 512 KiB stack (2 MiB under ASan), where unbounded recursion would overflow. Also the
  * bounds in time and memory that sharing makes necessary: many here-documents on one line
- * (pending-list growth was quadratic), a YAML alias bomb, and CEL lists built by sharing
+ * (pending-list growth was quadratic), a YAML alias bomb, YAML depth through aliases, and
+ * CEL lists built by sharing
  * (cel.bind(a1, [a0, a0], ...) is 2^n elements long: equality, JSON conversion, printing
  * and string.format). */
 #include <setjmp.h>
@@ -236,6 +237,38 @@ static void test_yaml_alias_bomb(void **state)
     rp_buf_free(&b);
 }
 
+/* Aliases nested in anchored values: 50 anchors of 60 levels each made a 3,000-deep tree
+ * within the node cap. An alias is as deep as the value it stands for. */
+static void test_yaml_alias_depth(void **state)
+{
+    (void)state;
+    rp_buf b = {0};
+    rp_buf_puts(&b, "a0: &a0 [");
+    for (int j = 0; j < 59; j++)
+        rp_buf_putc(&b, '[');
+    for (int j = 0; j < 60; j++)
+        rp_buf_putc(&b, ']');
+    rp_buf_putc(&b, '\n');
+    for (int i = 1; i < 50; i++) {
+        rp_buf_printf(&b, "a%d: &a%d ", i, i);
+        for (int j = 0; j < 60; j++)
+            rp_buf_putc(&b, '[');
+        rp_buf_printf(&b, "*a%d", i - 1);
+        for (int j = 0; j < 60; j++)
+            rp_buf_putc(&b, ']');
+        rp_buf_putc(&b, '\n');
+    }
+    yaml_expect_error(b.data, "through alias '*a0'");
+    rp_buf_free(&b);
+    /* An alias that fits is fine. */
+    rp_arena a = {0};
+    rp_yaml_doc doc = {0};
+    const char *ok = "a: &x [[1]]\nb: [[[*x]]]\n";
+    assert_int_equal(rp_yaml_load(&a, ok, strlen(ok), &doc, yaml_report, NULL), 0);
+    rp_yaml_doc_free(&doc);
+    rp_arena_free(&a);
+}
+
 /* ---- CEL ---- */
 
 static void cel_expect_compile_error(const char *src)
@@ -394,13 +427,10 @@ static void test_cel_shared_values(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_shell_deep),
-        cmocka_unit_test(test_shell_deep_unreadable),
-        cmocka_unit_test(test_shell_many_heredocs),
-        cmocka_unit_test(test_json_deep),
-        cmocka_unit_test(test_yaml_deep),
-        cmocka_unit_test(test_yaml_alias_bomb),
-        cmocka_unit_test(test_cel_deep),
+        cmocka_unit_test(test_shell_deep),          cmocka_unit_test(test_shell_deep_unreadable),
+        cmocka_unit_test(test_shell_many_heredocs), cmocka_unit_test(test_json_deep),
+        cmocka_unit_test(test_yaml_deep),           cmocka_unit_test(test_yaml_alias_bomb),
+        cmocka_unit_test(test_yaml_alias_depth),    cmocka_unit_test(test_cel_deep),
         cmocka_unit_test(test_cel_shared_values),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
