@@ -1,6 +1,6 @@
 /* test_deep_inputs.c — every parser answers hostile nesting with an error, on a small stack:
  * 60,000-deep shell (each construct that nests), JSON, YAML and CEL input is parsed on a thread
- * with a 512 KiB stack (2 MiB under ASan), where unbounded recursion would overflow. Also the
+ * with a 512 KiB stack (4 MiB under ASan), where unbounded recursion would overflow. Also the
  * bounds in time and memory that sharing makes necessary: many here-documents on one line
  * (pending-list growth was quadratic), a YAML alias bomb, YAML depth through aliases, and
  * CEL lists built by sharing
@@ -28,10 +28,10 @@
 #define DEEP 60000
 
 #if defined(__SANITIZE_ADDRESS__)
-#define SMALL_STACK (2u << 20)
+#define SMALL_STACK (4u << 20)
 #elif defined(__has_feature)
 #if __has_feature(address_sanitizer)
-#define SMALL_STACK (2u << 20)
+#define SMALL_STACK (4u << 20)
 #endif
 #endif
 #ifndef SMALL_STACK
