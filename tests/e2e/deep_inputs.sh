@@ -4,7 +4,8 @@
 # fail-closed verdict, never a crash, and in bounded time and memory.
 #
 # * `rampart eval`: shell commands nesting each construct 60k deep (and 17,000 here-docs on one
-#   line), a 60k-deep JSON event; the batch goes on past them and none of them is allowed.
+#   line), a 60k-deep JSON event; the batch goes on past them and none of them is allowed;
+#   brace expansion over thousands of unmatched '{' ends in time.
 # * `rampart hook claude-code`: the same command and JSON through the hook.
 # * `rampart validate`: 60k-deep YAML (flow and block), a billion-laughs alias bomb, a
 #   cel_policy expression nested past the parser's limit, aliases nested 3,000 levels deep.
@@ -62,6 +63,8 @@ with open(f"{tmp}/shell.jsonl", "w") as f:
     f.write('{"type":"tool_call","session_id":"s","target":"Bash","data":{"name":"Bash",'
             '"arguments":{"command":"ls","x":' + "[" * N + "]" * N + "}}}\n")
     f.write(call("ls") + "\n")
+with open(f"{tmp}/braces.jsonl", "w") as f:
+    f.write(call("rm " + "{a," * 16000 + "{a," * 6000 + "b" + "}" * 6000) + "\n")
 with open(f"{tmp}/n_shell", "w") as f:
     f.write(str(len(shell)))
 def pre(cmd):
@@ -128,6 +131,13 @@ check "... no deeply nested 'rm -rf /' is allowed" \
 check "... a 200-deep JSON argument is evaluated" json_lines "$OUT" "d[$N_SHELL]['result'] == 'ALLOW'"
 check "... the 60k-deep JSON line is an error line naming the depth" \
     json_lines "$OUT" "'nesting deeper than' in d[$N_SHELL + 1]['error']"
+
+# Unmatched '{' were each rescanned to the end, in every alternative (fuzz_permissions timeout).
+(ulimit -s "$STACK_KB" && exec timeout 5 "$BIN" eval -c "$TMP/shell.yaml" --stateless \
+    "$TMP/braces.jsonl") >"$OUT" 2>"$ERR"
+RC=$?
+expect_rc "eval: 16k unmatched '{' before 6k nested brace groups, within 5 s" 0
+check "... not allowed" json_lines "$OUT" "d[0]['result'] in ('ASK', 'DENY')"
 
 # ---- hook ----
 CONFIG=$ROOT/tests/data/hosts/config.yaml
