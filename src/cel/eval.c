@@ -148,6 +148,19 @@ static cel_value budget_error(evaluator *ev)
     return cel_error_new(ev->arena, "evaluation budget exceeded");
 }
 
+/* How many values a deep comparison may visit: what is left of the budget, in elements. */
+static uint64_t equal_allowance(const evaluator *ev)
+{
+    uint64_t per = WORK_PER_ITERATION / CEL_WORK_PER_ELEMENT;
+    return ev->budget > UINT64_MAX / per ? UINT64_MAX : ev->budget * per + 17;
+}
+
+static cel_value budget_spent(evaluator *ev)
+{
+    ev->budget = 0;
+    return budget_error(ev);
+}
+
 static cel_value no_overload(evaluator *ev, const char *fn, const cel_value *args, uint32_t n)
 {
     return cel_error_no_overload(ev->arena, fn, args, n);
@@ -415,11 +428,15 @@ static cel_value in(evaluator *ev, const cel_value *args)
     if (c->kind == CEL_LIST) {
         uint32_t n = cel_list_size(c), i = 0;
         bool found = false;
+        uint64_t allowed = equal_allowance(ev), left = allowed;
         for (; i < n && !found; i++) {
             cel_value item = cel_list_at(c, i);
-            found = cel_equal(x, &item);
+            int eq = cel_equal_bounded(x, &item, &left);
+            if (eq < 0)
+                return budget_spent(ev);
+            found = eq == 1;
         }
-        if (i > 16 && !charge(ev, (uint64_t)i * CEL_WORK_PER_ELEMENT))
+        if (allowed - left > 16 && !charge(ev, (allowed - left) * CEL_WORK_PER_ELEMENT))
             return budget_error(ev);
         return cel_bool(found);
     }
@@ -664,15 +681,15 @@ static cel_value eval_operator(evaluator *ev, const cel_expr *e)
         return arith(ev, op, args);
     case CEL_OP_EQUALS:
     case CEL_OP_NOT_EQUALS: {
-        /* Comparing lists and maps is linear in their size (strings compare by memcmp). */
-        uint8_t k = args[0].kind;
-        if ((k == CEL_LIST || k == CEL_MAP) && args[1].kind == k) {
-            uint64_t size = k == CEL_LIST ? cel_list_size(&args[0]) : cel_map_size(&args[0]);
-            if (size > 16 && !charge(ev, size * CEL_WORK_PER_ELEMENT))
-                return budget_error(ev);
-        }
-        bool eq = cel_equal(&args[0], &args[1]);
-        return cel_bool(op == CEL_OP_EQUALS ? eq : !eq);
+        /* Comparing lists and maps costs every element visited, at any depth (strings compare
+         * by memcmp). */
+        uint64_t allowed = equal_allowance(ev), left = allowed;
+        int eq = cel_equal_bounded(&args[0], &args[1], &left);
+        if (eq < 0)
+            return budget_spent(ev);
+        if (allowed - left > 16 && !charge(ev, (allowed - left) * CEL_WORK_PER_ELEMENT))
+            return budget_error(ev);
+        return cel_bool(op == CEL_OP_EQUALS ? eq == 1 : eq != 1);
     }
     case CEL_OP_LESS:
     case CEL_OP_LESS_EQUALS:

@@ -144,8 +144,11 @@ static int string_clause_error(char *err, size_t err_size, const cel_value *v)
     return -1;
 }
 
-int cel_format_string_clause(rp_buf *out, const cel_value *v, char *err, size_t err_size)
+int cel_format_string_clause(rp_buf *out, const cel_value *v, size_t max_len, char *err,
+                             size_t err_size)
 {
+    if (out->len > max_len)
+        return -2; /* a list built by sharing can be exponentially long */
     switch ((cel_kind)v->kind) {
     case CEL_NULL:
         rp_buf_puts(out, "null");
@@ -183,8 +186,9 @@ int cel_format_string_clause(rp_buf *out, const cel_value *v, char *err, size_t 
             if (i)
                 rp_buf_puts(out, ", ");
             cel_value item = cel_list_at(v, i);
-            if (cel_format_string_clause(out, &item, err, err_size) != 0)
-                return -1;
+            int rc = cel_format_string_clause(out, &item, max_len, err, err_size);
+            if (rc != 0)
+                return rc;
         }
         rp_buf_putc(out, ']');
         return 0;
@@ -194,13 +198,19 @@ int cel_format_string_clause(rp_buf *out, const cel_value *v, char *err, size_t 
         uint32_t n = cel_map_size(v);
         map_text *ents = n ? calloc(n, sizeof *ents) : NULL;
         int rc = 0;
+        size_t total = out->len; /* the entries are formatted apart, then sorted */
         for (uint32_t i = 0; i < n && rc == 0; i++) {
             cel_value key, value;
             cel_map_entry(v, i, &key, &value);
             rp_buf kb = {0}, vb = {0};
-            rc = cel_format_string_clause(&kb, &key, err, err_size);
+            rc = cel_format_string_clause(&kb, &key, max_len - total, err, err_size);
+            if (rc == 0 && kb.len > max_len - total)
+                rc = -2;
             if (rc == 0)
-                rc = cel_format_string_clause(&vb, &value, err, err_size);
+                rc = cel_format_string_clause(&vb, &value, max_len - total - kb.len, err, err_size);
+            total += kb.len + vb.len;
+            if (rc == 0 && total > max_len)
+                rc = -2;
             ents[i].key = rp_buf_take(&kb);
             ents[i].value = rp_buf_take(&vb);
             ents[i].order = i;
@@ -257,12 +267,12 @@ static uint64_t magnitude(int64_t i)
 }
 
 /* One clause (verb with precision) applied to v. */
-static int format_clause(rp_buf *out, char verb, int precision, const cel_value *v, char *err,
-                         size_t err_size)
+static int format_clause(rp_buf *out, char verb, int precision, const cel_value *v, size_t max_len,
+                         char *err, size_t err_size)
 {
     switch (verb) {
     case 's':
-        return cel_format_string_clause(out, v, err, err_size);
+        return cel_format_string_clause(out, v, max_len, err, err_size);
     case 'd':
         if (v->kind == CEL_INT)
             rp_buf_printf(out, "%" PRId64, v->v.i);
@@ -420,7 +430,12 @@ cel_value cel_string_format(rp_arena *a, const char *fmt, size_t len, const cel_
             goto done;
         }
         cel_value arg = cel_list_at(list, argi);
-        if (format_clause(&out, verb, precision, &arg, err, sizeof err) != 0) {
+        int rc = format_clause(&out, verb, precision, &arg, max_len, err, sizeof err);
+        if (rc == -2) {
+            result = cel_error_new(a, "evaluation memory limit exceeded");
+            goto done;
+        }
+        if (rc != 0) {
             result = cel_error_new(a, "error during formatting: %s", err);
             goto done;
         }

@@ -25,8 +25,10 @@ cel_value cel_string_format(rp_arena *a, const char *fmt, size_t len, const cel_
                             size_t max_len);
 
 /* Appends the %s text of v to out. 0, or -1 with the message in err for a kind %s cannot
- * print. */
-int cel_format_string_clause(rp_buf *out, const cel_value *v, char *err, size_t err_size);
+ * print, or -2 once out holds more than max_len bytes (a list built by sharing,
+ * cel.bind(a1, [a0, a0], ...), prints exponentially long: it stops there). */
+int cel_format_string_clause(rp_buf *out, const cel_value *v, size_t max_len, char *err,
+                             size_t err_size);
 
 /* Appends d in the shortest form that reads back exactly, in fixed notation (Go's
  * strconv.FormatFloat(d, 'f', -1, 64)): 3.14, 100000000000000000000, 0.000001. d is finite. */

@@ -530,21 +530,45 @@ static int json_depth(const rp_json *j)
 }
 
 static int to_json(rp_arena *a, const cel_value *v, rp_json *out, char *err, size_t err_size,
-                   int depth);
+                   int depth, uint64_t *left);
 
 int cel_to_json(rp_arena *a, const cel_value *v, rp_json *out, char *err, size_t err_size)
 {
-    return to_json(a, v, out, err, err_size, 1);
+    uint64_t left = CEL_JSON_MAX_NODES;
+    return to_json(a, v, out, err, err_size, 1, &left);
 }
+
+/* Charges the nodes of a JSON value against *left; false when they are more than that. */
+static bool json_nodes_fit(const rp_json *j, uint64_t *left)
+{
+    if (*left == 0)
+        return false;
+    --*left;
+    if (j->type == RP_JSON_ARRAY) {
+        for (uint32_t i = 0; i < j->len; i++)
+            if (!json_nodes_fit(&j->v.items[i], left))
+                return false;
+    } else if (j->type == RP_JSON_OBJECT) {
+        for (uint32_t i = 0; i < j->len; i++)
+            if (!json_nodes_fit(&j->v.members[i].value, left))
+                return false;
+    }
+    return true;
+}
+
+#define JSON_TOO_LARGE "too large for JSON (more than 1000000 nodes)"
 
 /* depth: the nesting level of v itself (1 at the top). Values deeper than CEL_JSON_MAX_DEPTH
  * are refused: stored state must stay readable by the JSON reader (RP_JSON_MAX_DEPTH) even
  * when it is nested inside the state object and lists. */
 static int to_json(rp_arena *a, const cel_value *v, rp_json *out, char *err, size_t err_size,
-                   int depth)
+                   int depth, uint64_t *left)
 {
     if (depth > CEL_JSON_MAX_DEPTH)
         return json_fail(err, err_size, "value nested deeper than 128 levels", NULL);
+    if (*left == 0)
+        return json_fail(err, err_size, JSON_TOO_LARGE, NULL);
+    --*left;
     switch ((cel_kind)v->kind) {
     case CEL_NULL:
         *out = rp_json_make_null();
@@ -576,6 +600,9 @@ static int to_json(rp_arena *a, const cel_value *v, rp_json *out, char *err, siz
         if (v->json) {
             if (depth - 1 + json_depth(v->v.json) > CEL_JSON_MAX_DEPTH)
                 return json_fail(err, err_size, "value nested deeper than 128 levels", NULL);
+            ++*left; /* counted again below */
+            if (!json_nodes_fit(v->v.json, left))
+                return json_fail(err, err_size, JSON_TOO_LARGE, NULL);
             *out = rp_json_clone(a, v->v.json);
             return 0;
         }
@@ -584,7 +611,8 @@ static int to_json(rp_arena *a, const cel_value *v, rp_json *out, char *err, siz
         arr.v.items = rp_arena_alloc(a, sizeof(rp_json) * (n ? n : 1));
         arr.len = arr.cap = n;
         for (uint32_t i = 0; i < n; i++)
-            if (to_json(a, &v->v.list->items[i], &arr.v.items[i], err, err_size, depth + 1) != 0)
+            if (to_json(a, &v->v.list->items[i], &arr.v.items[i], err, err_size, depth + 1, left) !=
+                0)
                 return -1;
         *out = arr;
         return 0;
@@ -593,6 +621,9 @@ static int to_json(rp_arena *a, const cel_value *v, rp_json *out, char *err, siz
         if (v->json) {
             if (depth - 1 + json_depth(v->v.json) > CEL_JSON_MAX_DEPTH)
                 return json_fail(err, err_size, "value nested deeper than 128 levels", NULL);
+            ++*left; /* counted again below */
+            if (!json_nodes_fit(v->v.json, left))
+                return json_fail(err, err_size, JSON_TOO_LARGE, NULL);
             *out = rp_json_clone(a, v->v.json);
             return 0;
         }
@@ -607,7 +638,7 @@ static int to_json(rp_arena *a, const cel_value *v, rp_json *out, char *err, siz
             rp_json_member *mem = &obj.v.members[i];
             mem->key = rp_arena_strndup(a, m->keys[i].v.s, m->keys[i].len);
             mem->key_len = m->keys[i].len;
-            if (to_json(a, &m->values[i], &mem->value, err, err_size, depth + 1) != 0)
+            if (to_json(a, &m->values[i], &mem->value, err, err_size, depth + 1, left) != 0)
                 return -1;
         }
         *out = obj;
@@ -849,35 +880,56 @@ static int cmp_time(const cel_value *a, const cel_value *b)
     return c ? c : cmp_i64(a->v.t.nsec, b->v.t.nsec);
 }
 
-static bool lists_equal(const cel_value *a, const cel_value *b)
+static int equal_at(const cel_value *a, const cel_value *b, uint64_t *left);
+
+static int lists_equal(const cel_value *a, const cel_value *b, uint64_t *left)
 {
     uint32_t n = cel_list_size(a);
     if (n != cel_list_size(b))
-        return false;
+        return 0;
     for (uint32_t i = 0; i < n; i++) {
         cel_value x = cel_list_at(a, i), y = cel_list_at(b, i);
-        if (!cel_equal(&x, &y))
-            return false;
+        int eq = equal_at(&x, &y, left);
+        if (eq != 1)
+            return eq;
     }
-    return true;
+    return 1;
 }
 
-static bool maps_equal(const cel_value *a, const cel_value *b)
+static int maps_equal(const cel_value *a, const cel_value *b, uint64_t *left)
 {
     uint32_t n = cel_map_size(a);
     if (n != cel_map_size(b))
-        return false;
+        return 0;
     for (uint32_t i = 0; i < n; i++) {
         cel_value k, va, vb;
         cel_map_entry(a, i, &k, &va);
-        if (!cel_map_get(b, &k, &vb) || !cel_equal(&va, &vb))
-            return false;
+        if (!cel_map_get(b, &k, &vb))
+            return 0;
+        int eq = equal_at(&va, &vb, left);
+        if (eq != 1)
+            return eq;
     }
-    return true;
+    return 1;
 }
 
 bool cel_equal(const cel_value *a, const cel_value *b)
 {
+    uint64_t unlimited = UINT64_MAX;
+    return equal_at(a, b, &unlimited) == 1;
+}
+
+int cel_equal_bounded(const cel_value *a, const cel_value *b, uint64_t *left)
+{
+    return equal_at(a, b, left);
+}
+
+/* 1 equal, 0 not, -1 when *left ran out: every value visited costs one unit. */
+static int equal_at(const cel_value *a, const cel_value *b, uint64_t *left)
+{
+    if (*left == 0)
+        return -1;
+    --*left;
     if (is_number(a->kind) && is_number(b->kind))
         return cmp_numbers(a, b) == 0;
     if (a->kind != b->kind)
@@ -891,9 +943,9 @@ bool cel_equal(const cel_value *a, const cel_value *b)
     case CEL_BYTES:
         return a->len == b->len && (a->len == 0 || memcmp(a->v.s, b->v.s, a->len) == 0);
     case CEL_LIST:
-        return lists_equal(a, b);
+        return lists_equal(a, b, left);
     case CEL_MAP:
-        return maps_equal(a, b);
+        return maps_equal(a, b, left);
     case CEL_TIMESTAMP:
     case CEL_DURATION:
         return a->v.t.sec == b->v.t.sec && a->v.t.nsec == b->v.t.nsec;
@@ -902,7 +954,7 @@ bool cel_equal(const cel_value *a, const cel_value *b)
     case CEL_OPTIONAL:
         if (!a->v.opt || !b->v.opt)
             return a->v.opt == b->v.opt;
-        return cel_equal(a->v.opt, b->v.opt);
+        return equal_at(a->v.opt, b->v.opt, left);
     case CEL_ERROR:
     case CEL_UNKNOWN:
         return a == b;
@@ -1060,6 +1112,8 @@ static void format_duration(rp_buf *out, int64_t sec, int32_t nsec)
 
 void cel_value_format(rp_buf *out, const cel_value *v)
 {
+    if (out->len >= CEL_FORMAT_MAX_BYTES)
+        return; /* a list built by sharing can print exponentially long */
     switch ((cel_kind)v->kind) {
     case CEL_NULL:
         rp_buf_puts(out, "null");

@@ -225,6 +225,9 @@ cel_value cel_from_json(const rp_json *j);
  * message in err. Doubles that are NaN or infinite are rejected too, and so are values nested
  * deeper than CEL_JSON_MAX_DEPTH (a value stored in session state must stay readable). */
 #define CEL_JSON_MAX_DEPTH 128
+/* ... and values of more than CEL_JSON_MAX_NODES nodes: lists built by sharing
+ * (cel.bind(a1, [a0, a0], ...)) are exponentially larger than the expression that made them. */
+#define CEL_JSON_MAX_NODES 1000000
 int cel_to_json(rp_arena *a, const cel_value *v, rp_json *out, char *err, size_t err_size);
 
 /* ---- lists and maps (both representations) ---- */
@@ -251,6 +254,11 @@ uint32_t cel_map_get_path(const cel_value *map, const char *const *keys, const u
 /* CEL equality of two non-exceptional values: heterogeneous numeric equality (1 == 1u == 1.0),
  * NaN != NaN, lists and maps element-wise, values of different kinds unequal. */
 bool cel_equal(const cel_value *a, const cel_value *b);
+/* The same with a budget: every value visited costs one unit of *left; returns 1 (equal), 0
+ * (not) or -1 when the budget ran out. Lists built by sharing (cel.bind(a1, [a0, a0], ...)) can
+ * be exponentially larger than the expression that made them, so the evaluator compares with
+ * what is left of its iteration budget. */
+int cel_equal_bounded(const cel_value *a, const cel_value *b, uint64_t *left);
 /* Ordering for <, <=, >, >=: sets *cmp to -1/0/1 and returns 0; returns 1 when the values are
  * ordered but incomparable (a NaN operand: every comparison is false); returns -1 when the
  * kinds cannot be ordered (no such overload). Numbers compare across int/uint/double. */
@@ -264,6 +272,9 @@ const char *cel_kind_type_name(const cel_value *v);
 /* A readable rendering for the CLI and messages: 1, 2u, 3.5, "s", b"\x01", [1, 2],
  * {"a": 1}, timestamp("2024-01-01T00:00:00Z"), duration("1.5s"), int, optional.of(1),
  * optional.none(), error: <message>. Map entries in insertion order. */
+/* Output stops growing (values are skipped) once it holds CEL_FORMAT_MAX_BYTES: a list built
+ * by sharing can print exponentially long. */
+#define CEL_FORMAT_MAX_BYTES (16u << 20)
 void cel_value_format(rp_buf *out, const cel_value *v);
 /* A string or bytes literal as CEL would read it back: "a\"b", b"\xff" (UTF-8 text passes
  * through in strings; control characters, and in bytes everything non-ASCII, as \xNN). */

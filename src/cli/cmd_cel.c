@@ -192,8 +192,14 @@ static int cel_run(int argc, char **argv)
         status = RP_EXIT_FAIL;
     } else {
         cel_value_format(&text, &v);
-        printf("%.*s\n", (int)text.len, text.data ? text.data : "");
-        status = RP_EXIT_OK;
+        if (text.len >= CEL_FORMAT_MAX_BYTES) {
+            fprintf(stderr, "error: the result is too long to print (over %u bytes)\n",
+                    CEL_FORMAT_MAX_BYTES);
+            status = RP_EXIT_FAIL;
+        } else {
+            printf("%.*s\n", (int)text.len, text.data ? text.data : "");
+            status = RP_EXIT_OK;
+        }
     }
 
 done:

@@ -23,6 +23,9 @@
 #include "core/arena.h"
 #include "core/buf.h"
 
+/* The reader recurses once per level, and so do the walkers over what it returns (writer,
+ * clone, equality, Python repr, CEL conversion): this bounds their stack use (~256 frames) on
+ * any input; real payloads nest a few dozen levels at most. */
 #define RP_JSON_MAX_DEPTH 256
 
 typedef enum rp_json_type {

@@ -22,6 +22,7 @@ typedef struct anchor {
     char *name; /* heap */
     rp_json value;
     size_t nodes; /* nodes in the value's expansion, for the alias-bomb cap */
+    int height;   /* levels in the value (a scalar is 1), for the depth cap through aliases */
 } anchor;
 
 typedef struct loader {
@@ -43,6 +44,7 @@ typedef struct parsed_node {
     rp_json value;
     int line, col;
     size_t nodes;
+    int height; /* levels in the value: 1 for a scalar */
 } parsed_node;
 
 /* One mapping entry while its mapping is being gathered. */
@@ -381,7 +383,7 @@ static void anchor_define(loader *L, const char *name, const parsed_node *n)
     char *copy = strdup(name);
     if (!copy)
         abort();
-    L->anchors[L->n_anchors++] = (anchor){copy, n->value, n->nodes};
+    L->anchors[L->n_anchors++] = (anchor){copy, n->value, n->nodes, n->height};
 }
 
 static const anchor *anchor_find(const loader *L, const char *name)
@@ -433,8 +435,7 @@ static bool load_scalar(loader *L, yaml_event_t *ev, parsed_node *out)
     } else if (out->value.type == RP_JSON_DOUBLE && !isfinite(out->value.v.d)) {
         /* .inf and .nan are valid YAML, but no rampart setting means anything with them, and
          * a state update carrying one would be stored as null (JSON has no infinity). */
-        fail(L, out->line, out->col, "'%.*s': infinite and NaN numbers are not allowed", (int)n,
-             s);
+        fail(L, out->line, out->col, "'%.*s': infinite and NaN numbers are not allowed", (int)n, s);
         out->value = rp_json_make_null();
     }
     return true;
@@ -490,6 +491,8 @@ static bool load_sequence(loader *L, yaml_event_t *first, parsed_node *out)
         }
         items[n++] = child;
         out->nodes += child.nodes;
+        if (child.height + 1 > out->height)
+            out->height = child.height + 1;
     }
 
     rp_json arr = rp_json_make_array();
@@ -570,7 +573,7 @@ static bool load_key(loader *L, yaml_event_t *ev, entry *e)
         e->key_type = key_scalar_type(ev);
         if (ev->data.scalar.anchor) {
             parsed_node n = {rp_json_make_stringn(L->a, e->key, e->key_len), e->key_line,
-                             e->key_col, 1};
+                             e->key_col, 1, 1};
             anchor_define(L, (const char *)ev->data.scalar.anchor, &n);
         }
         return true;
@@ -647,6 +650,8 @@ static bool load_mapping(loader *L, yaml_event_t *first, parsed_node *out)
         }
         entries[n++] = e;
         out->nodes += 1 + e.value.nodes;
+        if (e.value.height + 1 > out->height)
+            out->height = e.value.height + 1;
     }
 
     rp_json obj = rp_json_make_object();
@@ -681,7 +686,7 @@ static bool load_mapping(loader *L, yaml_event_t *first, parsed_node *out)
  * on a fatal error, after which the event stream is abandoned. */
 static bool load_node(loader *L, yaml_event_t *ev, parsed_node *out)
 {
-    *out = (parsed_node){rp_json_make_null(), mark_line(ev), mark_col(ev), 1};
+    *out = (parsed_node){rp_json_make_null(), mark_line(ev), mark_col(ev), 1, 1};
     if (L->depth >= RP_YAML_MAX_DEPTH) {
         fail(L, out->line, out->col, "nesting deeper than %d levels", RP_YAML_MAX_DEPTH);
         L->fatal = true;
@@ -713,8 +718,16 @@ static bool load_node(loader *L, yaml_event_t *ev, parsed_node *out)
         /* Share the anchored value (the tree is read-only) but charge its full size, so
          * that nested aliases cannot make an exponentially large document. */
         ok = count_nodes(L, an->nodes, out->line, out->col);
+        /* The shared value is as deep here as where it was defined: aliases nested in
+         * anchored values could otherwise build a tree far deeper than the limit. */
+        if (ok && L->depth - 1 + an->height > RP_YAML_MAX_DEPTH) {
+            fail(L, out->line, out->col, "nesting deeper than %d levels (through alias '*%s')",
+                 RP_YAML_MAX_DEPTH, (const char *)ev->data.alias.anchor);
+            break; /* the alias stays null, as an unknown one does */
+        }
         out->value = an->value;
         out->nodes = an->nodes;
+        out->height = an->height;
         break;
     }
     default:

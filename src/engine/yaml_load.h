@@ -13,7 +13,8 @@
  *
  * Errors (each reported through the callback, all of them, not only the first): syntax errors
  * (fatal), duplicate mapping keys, non-scalar mapping keys, unknown aliases, more than one
- * document, nesting deeper than RP_YAML_MAX_DEPTH, and more than RP_YAML_MAX_NODES nodes
+ * document, nesting deeper than RP_YAML_MAX_DEPTH (an alias counts as deep as the value it
+ * stands for), and more than RP_YAML_MAX_NODES nodes
  * counting alias expansions (the "billion laughs" defence). Aliases share the anchored value
  * (the tree is read-only), and count as a full copy against the node cap. */
 #ifndef RAMPART_ENGINE_YAML_LOAD_H
@@ -25,6 +26,9 @@
 #include "core/arena.h"
 #include "core/json.h"
 
+/* Composition into rp_json recurses once per level (libyaml's own parser does not); a
+ * configuration nests a handful of levels. The node cap bounds time and memory, aliases
+ * included. */
 #define RP_YAML_MAX_DEPTH 64
 #define RP_YAML_MAX_NODES 100000
 

@@ -77,6 +77,9 @@ typedef enum pb_part {
 } pb_part;
 
 #define PB_MAX_VALUES 16 /* brace expansion beyond this leaves the word unknown */
+/* ... and so does brace expansion that scans or copies more than this many bytes: an unmatched
+ * '{' is rescanned from the next one, quadratic on "{a,{a,{a,..." (seconds on 17 KB). */
+#define PB_BRACE_WORK_MAX ((size_t)1 << 22)
 
 typedef struct pb_value {
     /* For matching: quote-removed, $HOME and $PWD expanded; an unknown expansion is kept as

@@ -135,6 +135,7 @@ typedef struct alt_list {
     size_t len[PB_MAX_VALUES];
     size_t n;
     bool overflow;
+    size_t work; /* bytes scanned and copied so far, against PB_BRACE_WORK_MAX */
 } alt_list;
 
 /* Parses "A..B" or "A..B..STEP" of integers or single characters; fills lo, hi, step, width
@@ -271,6 +272,13 @@ static void expand_first_group(rp_arena *a, alt_list *out, const char *s, size_t
                     k++;
             }
         }
+        /* An unmatched '{' is rescanned from the next one: quadratic on "{a,{a,{a,...",
+         * so the scanning (and the copies below) are bounded in all. */
+        out->work += k - i;
+        if (out->work > PB_BRACE_WORK_MAX) {
+            out->overflow = true;
+            return;
+        }
         if (d > 0 || k >= n) {
             i++;
             continue;
@@ -283,6 +291,11 @@ static void expand_first_group(rp_arena *a, alt_list *out, const char *s, size_t
             for (size_t m = 0; m <= n_commas && !out->overflow; m++) {
                 size_t to = m < n_commas ? commas[m] : close;
                 size_t len = prefix_len + (to - from) + suffix_len;
+                out->work += len;
+                if (out->work > PB_BRACE_WORK_MAX) {
+                    out->overflow = true;
+                    return;
+                }
                 char *t = rp_arena_alloc(a, len + 1);
                 memcpy(t, prefix, prefix_len);
                 memcpy(t + prefix_len, s + from, to - from);
@@ -316,6 +329,11 @@ static void expand_first_group(rp_arena *a, alt_list *out, const char *s, size_t
             else
                 item_len = snprintf(item, sizeof item, "%0*ld", width, v);
             size_t len = prefix_len + (size_t)item_len + suffix_len;
+            out->work += len;
+            if (out->work > PB_BRACE_WORK_MAX) {
+                out->overflow = true;
+                return;
+            }
             char *t = rp_arena_alloc(a, len + 1);
             memcpy(t, prefix, prefix_len);
             memcpy(t + prefix_len, item, (size_t)item_len);

@@ -276,9 +276,15 @@ static void finish_command(sh_src *s, const sh_frame *f, size_t idx, size_t star
         rp_sh_redir *r = &c->redirs[i];
         if (r->op != RP_SH_REDIR_HEREDOC && r->op != RP_SH_REDIR_HEREDOC_STRIP)
             continue;
-        s->pending = rp_arena_realloc(st->arena, s->pending, s->cap_pending * sizeof *s->pending,
-                                      (s->cap_pending + 1) * sizeof *s->pending);
-        s->cap_pending++;
+        if (s->n_pending == s->cap_pending) {
+            /* Doubling: the arena keeps every old copy, so growing by one was quadratic in
+             * memory (32k here-docs on one line took 20 GB). */
+            size_t cap = s->cap_pending ? s->cap_pending * 2 : 4;
+            s->pending =
+                rp_arena_realloc(st->arena, s->pending, s->cap_pending * sizeof *s->pending,
+                                 cap * sizeof *s->pending);
+            s->cap_pending = cap;
+        }
         s->pending[s->n_pending].redir = r;
         s->pending[s->n_pending].frame = *f;
         s->pending[s->n_pending].cmd = idx;
