@@ -30,9 +30,18 @@ policies:
 EOF
 }
 
+# A 2 MB field in the tool input stretches a call's own run time (reading and parsing its input)
+# to several milliseconds: on a quiet machine a bare call decides in well under the smallest
+# deadline (1 ms), and the sweep below would hit the deadline only by chance.
+head -c 2000000 /dev/zero | tr '\0' x >"$TMP/pad"
+
 pre() { # SESSION
-    printf '{"session_id":"%s","cwd":"%s","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls"},"tool_use_id":"toolu_1"}' \
-        "$1" "$TMP" | "$BIN" hook claude-code -c "$TMP/cfg.yaml" --state-dir "$SD" >"$OUT" 2>"$ERR"
+    {
+        printf '{"session_id":"%s","cwd":"%s","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls","description":"' \
+            "$1" "$TMP"
+        cat "$TMP/pad"
+        printf '"},"tool_use_id":"toolu_1"}'
+    } | "$BIN" hook claude-code -c "$TMP/cfg.yaml" --state-dir "$SD" >"$OUT" 2>"$ERR"
     RC=$?
 }
 
