@@ -37,9 +37,13 @@ typedef struct rp_engine {
     size_t n_slots;
 } rp_engine;
 
+/* The longest reason, redaction summary or note a decision carries, in bytes; a longer one is
+ * cut at a character boundary and ends in "… [N more bytes]" (engine.c says why). */
+#define RP_REASON_MAX 4096
+
 typedef struct rp_decision {
-    rp_verdict result; /* ALLOW, ASK or DENY (never ABSTAIN); single-policy mode may ABSTAIN */
-    const char *reason; /* NULL on ALLOW */
+    rp_verdict result;     /* ALLOW, ASK or DENY (never ABSTAIN); single-policy mode may ABSTAIN */
+    const char *reason;    /* NULL on ALLOW */
     const char **policies; /* deciding policies: the denier, or every ASKer in order */
     size_t n_policies;
     /* Updates to apply now: on ALLOW all; on DENY those of ALLOWing/ABSTAINing predecessors
@@ -49,7 +53,7 @@ typedef struct rp_decision {
     /* On ASK: every accumulated update, withheld until the ASK is approved. */
     rp_state_update *withheld;
     size_t n_withheld;
-    const rp_json *data;   /* last non-null transformed content, or NULL */
+    const rp_json *data; /* last non-null transformed content, or NULL */
     /* The policies that transformed the content (a REDACT), in order, and their reasons
      * "<policy>: <reason>" joined by "; " (the finding types, never the secret). Set only with
      * `data`; an ALLOW has no reason of its own, so this is what says who rewrote and why.
@@ -57,7 +61,7 @@ typedef struct rp_decision {
     const char **redactors;
     size_t n_redactors;
     const char *redaction;
-    rp_json labels;        /* accumulated set_labels (object); empty on ASK */
+    rp_json labels; /* accumulated set_labels (object); empty on ASK */
     /* The snapshot with `apply` applied, or NULL when nothing changes. On ASK: NULL, and
      * approved_state is the snapshot with `withheld` applied (what approving now would store). */
     const rp_json *new_state;
@@ -81,8 +85,8 @@ void rp_engine_evaluate_one(const rp_policy_slot *slot, const rp_event *ev, cons
 /* Applies updates in order to *state (an object, modified in place; new values come from a).
  * Returns 0, or -1 with err set: increment of a non-number, append to a non-list. On error the
  * state is left as it was before the failing update. */
-int rp_state_apply(rp_arena *a, rp_json *state, const rp_state_update *updates, size_t n,
-                   char *err, size_t err_size);
+int rp_state_apply(rp_arena *a, rp_json *state, const rp_state_update *updates, size_t n, char *err,
+                   size_t err_size);
 
 /* Writes the decision as one JSON object:
  * {"result","reason","policies":[...],"state_updates":[{"key","action","value"}...],"data"?}

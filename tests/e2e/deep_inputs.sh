@@ -195,4 +195,16 @@ small_stack eval -c "$TMP/celstate.yaml" --stateless "$TMP/ls.jsonl"
 check "cel_policy: a 2^40-element state update is refused, denied by on_error" \
     json_lines "$OUT" "d[0]['result'] == 'DENY' and 'too large' in d[0]['reason']"
 
+# A reason quoting a 60 KB command is cut at 4 KiB (RP_REASON_MAX), at a character boundary, and
+# says how much was left out: the host shows it, the audit stores it.
+python3 - "$TMP/long.jsonl" <<'PY'
+import json, sys
+cmd = "rm -rf / " + "\u00e9" * 30000
+open(sys.argv[1], "w").write(json.dumps({"type": "tool_call", "session_id": "s", "target": "Bash",
+    "data": {"name": "Bash", "arguments": {"command": cmd}}}) + "\n")
+PY
+small_stack eval -c "$TMP/shell.yaml" --stateless "$TMP/long.jsonl"
+check "a reason quoting a 60 KB command is cut to 4 KiB, whole characters, with what was left out" \
+    json_lines "$OUT" "d[0]['result'] != 'ALLOW' and len(d[0]['reason'].encode()) <= 4096 + 40 and d[0]['reason'].endswith(' more bytes]') and '\u00e9' in d[0]['reason']"
+
 e2e_finish
