@@ -43,6 +43,7 @@
 
 #include "cli/hook_spend.h"
 #include "engine/pricing.h"
+#include "remove_tree.h"
 
 #define SESSION "7f3c2a10-5b1e-4c8e-9d2a-0e4b6f8a1c33"
 
@@ -66,26 +67,6 @@ typedef struct fixture {
     char *text;
     size_t len;
 } fixture;
-
-static void remove_tree(const char *path)
-{
-    DIR *d = opendir(path);
-    if (d != NULL) {
-        struct dirent *e;
-        while ((e = readdir(d)) != NULL) {
-            if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0) {
-                continue;
-            }
-            char child[512];
-            snprintf(child, sizeof child, "%s/%s", path, e->d_name);
-            remove_tree(child);
-        }
-        closedir(d);
-        rmdir(path);
-    } else {
-        unlink(path);
-    }
-}
 
 static int setup_common(fixture *f)
 {

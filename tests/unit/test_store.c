@@ -22,6 +22,7 @@
 #include "store/store.h"
 #include "store/store_backend.h"
 #include "store/store_schema.h"
+#include "remove_tree.h"
 
 typedef struct fixture {
     bool sqlite;
@@ -32,31 +33,6 @@ typedef struct fixture {
 } fixture;
 
 /* ---- helpers ---- */
-
-/* rm -rf without following symlinks (the trust test plants one). */
-static void remove_tree(const char *path)
-{
-    struct stat st;
-    if (lstat(path, &st) != 0) {
-        return;
-    }
-    if (S_ISDIR(st.st_mode)) {
-        DIR *d = opendir(path);
-        struct dirent *e;
-        while (d != NULL && (e = readdir(d)) != NULL) {
-            if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0) {
-                continue;
-            }
-            char child[PATH_MAX];
-            snprintf(child, sizeof child, "%s/%s", path, e->d_name);
-            remove_tree(child);
-        }
-        if (d != NULL) {
-            closedir(d);
-        }
-    }
-    remove(path);
-}
 
 static void make_base(fixture *f)
 {

@@ -19,31 +19,9 @@
 
 #include "store/store.h"
 #include "store/store_files.h"
+#include "remove_tree.h"
 
 static char base[64];
-
-static void remove_tree(const char *path)
-{
-    struct stat st;
-    if (lstat(path, &st) != 0) {
-        return;
-    }
-    if (S_ISDIR(st.st_mode)) {
-        DIR *d = opendir(path);
-        struct dirent *e;
-        while (d != NULL && (e = readdir(d)) != NULL) {
-            if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0) {
-                char child[PATH_MAX];
-                snprintf(child, sizeof child, "%s/%s", path, e->d_name);
-                remove_tree(child);
-            }
-        }
-        if (d != NULL) {
-            closedir(d);
-        }
-    }
-    remove(path);
-}
 
 static int setup(void **state)
 {

@@ -21,6 +21,7 @@
 #include "core/clock.h"
 #include "store/store.h"
 #include "store/store_schema.h"
+#include "remove_tree.h"
 
 typedef struct fixture {
     bool sqlite;
@@ -31,30 +32,6 @@ typedef struct fixture {
 } fixture;
 
 /* ---- helpers ---- */
-
-static void remove_tree(const char *path)
-{
-    struct stat st;
-    if (lstat(path, &st) != 0) {
-        return;
-    }
-    if (S_ISDIR(st.st_mode)) {
-        DIR *d = opendir(path);
-        struct dirent *e;
-        while (d != NULL && (e = readdir(d)) != NULL) {
-            if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0) {
-                continue;
-            }
-            char child[PATH_MAX];
-            snprintf(child, sizeof child, "%s/%s", path, e->d_name);
-            remove_tree(child);
-        }
-        if (d != NULL) {
-            closedir(d);
-        }
-    }
-    remove(path);
-}
 
 static rp_store *open_sqlite_or_fail(const char *dir)
 {
@@ -885,8 +862,12 @@ static void test_subtree_with_grandchildren(void **state)
 static void test_spend_by_source(void **state)
 {
     fixture *f = *state;
-    const char *sources[] = {RP_PRICED_BY_HOST, RP_PRICED_BY_TABLE, RP_PRICED_BY_TABLE,
-                             RP_PRICED_BY_CONFIG, "guess", NULL};
+    const char *sources[] = {RP_PRICED_BY_HOST,
+                             RP_PRICED_BY_TABLE,
+                             RP_PRICED_BY_TABLE,
+                             RP_PRICED_BY_CONFIG,
+                             "guess",
+                             NULL};
     for (size_t i = 0; i < sizeof sources / sizeof sources[0]; i++) {
         rp_usage_record r = usage("s1", "2026-03-01T10:00:00Z", (int64_t)(i + 1));
         r.priced_by = sources[i];
