@@ -30,7 +30,7 @@ add_test(NAME conformance.permissions
 foreach(script eval_cli concurrency demo import_claude_code cel_cli cel_policy pricing_cli
                cost_policies cost_ledger scan_policies hooks hook_transcript hook_codex_rollout
                host_spend install install_symlinks host_results host_mcp hook_audit hook_faults
-               store_faults policy_errors redact_reasons deep_inputs)
+               store_faults policy_errors redact_reasons deep_inputs codex_patch)
   add_test(NAME e2e.${script}
            COMMAND bash ${CMAKE_SOURCE_DIR}/tests/e2e/${script}.sh
                    $<TARGET_FILE:rampart> ${CMAKE_SOURCE_DIR})

@@ -10,6 +10,7 @@
 #include "core/sha256.h"
 #include "hosts/claude_shape.h"
 #include "hosts/transcript.h"
+#include "shell/patch.h"
 
 /* Appends to path[len..cap) and returns the new length (clamped: a long path is cut short). */
 static size_t path_add(char *path, size_t cap, size_t len, const char *fmt, ...)
@@ -82,79 +83,19 @@ static rp_hook_phase event_phase(const char *name, rp_claude_dialect d)
     return RP_HOOK_IGNORED;
 }
 
-/* The length of the whitespace character at p (n bytes left), or 0. Whitespace is what Rust's
- * str::trim removes (the Unicode White_Space property), because Codex trims each patch line
- * with it before it matches a header: a path policy must see the path Codex will write, not
- * one with a no-break space stuck to it, and a header indented by an em space is still one. */
-static size_t ws_len(const unsigned char *p, size_t n)
-{
-    if (n >= 1 && (p[0] == ' ' || (p[0] >= 0x09 && p[0] <= 0x0d)))
-        return 1;
-    if (n >= 2 && p[0] == 0xc2 && (p[1] == 0x85 || p[1] == 0xa0))
-        return 2;
-    if (n >= 3) {
-        if ((p[0] == 0xe1 && p[1] == 0x9a && p[2] == 0x80) || /* U+1680 */
-            (p[0] == 0xe2 && p[1] == 0x80 &&                  /* U+2000.. */
-             ((p[2] >= 0x80 && p[2] <= 0x8a) || p[2] == 0xa8 || p[2] == 0xa9 || p[2] == 0xaf)) ||
-            (p[0] == 0xe2 && p[1] == 0x81 && p[2] == 0x9f) || /* U+205F */
-            (p[0] == 0xe3 && p[1] == 0x80 && p[2] == 0x80))   /* U+3000 */
-            return 3;
-    }
-    return 0;
-}
-
-/* [*s, *s + *n) without the whitespace at either end. The text is valid UTF-8 (the JSON
- * reader checked it), so a character ending the span is found by its length. */
-static void trim_ws(const char **s, size_t *n)
-{
-    size_t k;
-    while (*n > 0 && (k = ws_len((const unsigned char *)*s, *n)) > 0) {
-        *s += k;
-        *n -= k;
-    }
-    for (bool cut = true; cut && *n > 0;) {
-        cut = false;
-        for (k = 1; k <= 3 && k <= *n; k++)
-            if (ws_len((const unsigned char *)*s + *n - k, k) == k) {
-                *n -= k;
-                cut = true;
-                break;
-            }
-    }
-}
-
-/* Appends path to the array unless it is already there. */
-static void add_path(rp_arena *a, rp_json *paths, const char *s, size_t n)
-{
-    trim_ws(&s, &n);
-    if (n == 0)
-        return;
-    for (uint32_t i = 0; i < paths->len; i++)
-        if (paths->v.items[i].len == n && memcmp(paths->v.items[i].v.s, s, n) == 0)
-            return;
-    rp_json_array_push(a, paths, rp_json_make_stringn(a, s, n));
-}
-
-/* The files an apply_patch body touches, from its `*** Update File: P`, `*** Add File: P`,
- * `*** Delete File: P` and `*** Move to: P` header lines, in order, without duplicates. A line
- * is trimmed first, as Codex's parser does (it takes "   *** Add File: x" as a header). */
+/* The files an apply_patch body touches (shell/patch.h: its Add, Update, Delete and Move to
+ * headers, read as Codex reads them), in order, without duplicates. */
 static rp_json patch_paths(rp_arena *a, const char *patch)
 {
-    static const char *const headers[] = {
-        "*** Update File:", "*** Add File:", "*** Delete File:", "*** Move to:"};
+    rp_sh_patch_target *t;
+    size_t n = rp_sh_patch_targets(a, patch, RP_SH_PATCH_HEADERS, &t);
     rp_json paths = rp_json_make_array();
-    for (const char *next = patch; next && *next;) {
-        const char *line = next, *end = strchr(line, '\n');
-        size_t len = end ? (size_t)(end - line) : strlen(line);
-        next = end ? end + 1 : NULL;
-        trim_ws(&line, &len);
-        for (size_t h = 0; h < sizeof headers / sizeof headers[0]; h++) {
-            size_t hl = strlen(headers[h]);
-            if (len >= hl && memcmp(line, headers[h], hl) == 0) {
-                add_path(a, &paths, line + hl, len - hl);
-                break;
-            }
-        }
+    for (size_t i = 0; i < n; i++) {
+        bool seen = false;
+        for (uint32_t j = 0; j < paths.len && !seen; j++)
+            seen = strcmp(paths.v.items[j].v.s, t[i].path) == 0;
+        if (!seen)
+            rp_json_array_push(a, &paths, rp_json_make_string_ref(t[i].path));
     }
     return paths;
 }

@@ -19,6 +19,7 @@
 #include "core/buf.h"
 #include "policies/common.h"
 #include "policies/perm_policy.h"
+#include "shell/patch.h"
 
 typedef struct gate_env {
     rp_arena *a;
@@ -943,36 +944,14 @@ static const char *shell_command(rp_arena *a, const rp_json *input, const char *
     return trimmed_string(a, v);
 }
 
-/* Paths named by the headers of an apply_patch body. */
+/* Paths named by the headers of an apply_patch body (shell/patch.h), in order. */
 static size_t patch_paths(rp_arena *a, const char *patch, const char ***out)
 {
-    static const char *const heads[] = {
-        "*** Add File: ", "*** Update File: ", "*** Delete File: ", "*** Move to: "};
-    size_t n = 0, cap = 0;
-    const char **list = NULL;
-    for (const char *line = patch; line && *line;) {
-        const char *end = strchr(line, '\n');
-        size_t len = end ? (size_t)(end - line) : strlen(line);
-        while (len && (line[len - 1] == '\r' || line[len - 1] == ' '))
-            len--;
-        const char *l = line;
-        while (len && (*l == ' ' || *l == '\t')) {
-            l++;
-            len--;
-        }
-        for (size_t h = 0; h < 4; h++) {
-            size_t hl = strlen(heads[h]);
-            if (len > hl && strncmp(l, heads[h], hl) == 0) {
-                if (n == cap) {
-                    size_t nc = cap ? cap * 2 : 4;
-                    list = rp_arena_realloc(a, list, cap * sizeof *list, nc * sizeof *list);
-                    cap = nc;
-                }
-                list[n++] = rp_arena_strndup(a, l + hl, len - hl);
-            }
-        }
-        line = end ? end + 1 : NULL;
-    }
+    rp_sh_patch_target *t;
+    size_t n = rp_sh_patch_targets(a, patch, RP_SH_PATCH_HEADERS, &t);
+    const char **list = n ? rp_arena_alloc(a, n * sizeof *list) : NULL;
+    for (size_t i = 0; i < n; i++)
+        list[i] = t[i].path;
     *out = list;
     return n;
 }

@@ -21,6 +21,7 @@
 #include "policies/shell_input.h"
 #include "policies/tools.h"
 #include "policies/write_targets.h"
+#include "shell/patch.h"
 #include "shell/shell.h"
 
 #define DEFAULT_ALLOWED_ROOT ".worktrees"
@@ -189,6 +190,15 @@ static bool check_targets(const worktree_view *v, const rp_write_targets *t, rp_
     return false;
 }
 
+/* The files of one patch text: apply_patch headers and unified-diff lines (shell/patch.h). */
+static void patch_text_targets(rp_arena *a, const char *patch, rp_write_targets *t)
+{
+    rp_sh_patch_target *p;
+    size_t n = rp_sh_patch_targets(a, patch, RP_SH_PATCH_HEADERS | RP_SH_PATCH_DIFF, &p);
+    for (size_t i = 0; i < n; i++)
+        rp_write_targets_add(a, t, p[i].path, false, NULL);
+}
+
 /* apply_patch carries the patch body in `command` (Codex), `input` or `patch`; a list form
  * carries it as one of its strings. */
 static void patch_targets(rp_arena *a, const rp_json *args, rp_write_targets *t)
@@ -197,11 +207,11 @@ static void patch_targets(rp_arena *a, const rp_json *args, rp_write_targets *t)
     for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++) {
         const rp_json *v = rp_json_get(args, keys[k]);
         if (rp_json_is_string(v))
-            rp_patch_targets(a, v->v.s, t);
+            patch_text_targets(a, v->v.s, t);
         else if (rp_json_is_array(v))
             for (uint32_t i = 0; i < v->len; i++)
                 if (rp_json_is_string(&v->v.items[i]))
-                    rp_patch_targets(a, v->v.items[i].v.s, t);
+                    patch_text_targets(a, v->v.items[i].v.s, t);
     }
 }
 

@@ -1,4 +1,4 @@
-/* write_targets.c — which files a patch or a shell command writes (write_targets.h).
+/* write_targets.c — which files a shell command writes (write_targets.h).
  *
  * Only argv is read, after the parser's quote removal, so `echo "> /etc/x"` writes nothing.
  * Options with values are skipped per program so that `touch -d 2024-01-01 f` names f, not
@@ -30,53 +30,6 @@ void rp_write_targets_add(rp_arena *a, rp_write_targets *t, const char *path, bo
         t->cap = cap;
     }
     t->items[t->n++] = (rp_write_target){.path = path, .dynamic = dynamic, .base = base};
-}
-
-/* ---- patches ---- */
-
-static void add_line_path(rp_arena *a, rp_write_targets *out, const char *p, size_t n)
-{
-    while (n > 0 && (p[n - 1] == ' ' || p[n - 1] == '\t' || p[n - 1] == '\r'))
-        n--;
-    while (n > 0 && (*p == ' ' || *p == '\t')) {
-        p++;
-        n--;
-    }
-    /* `--- a/x\tdate`: a tab ends the name in unified diffs. */
-    const char *tab = memchr(p, '\t', n);
-    if (tab != NULL)
-        n = (size_t)(tab - p);
-    if (n == 0 || (n == 9 && strncmp(p, "/dev/null", 9) == 0))
-        return;
-    rp_write_targets_add(a, out, rp_arena_strndup(a, p, n), false, NULL);
-}
-
-void rp_patch_targets(rp_arena *a, const char *patch, rp_write_targets *out)
-{
-    static const char *const headers[] = {
-        "*** Add File:", "*** Update File:", "*** Delete File:", "*** Move to:"};
-    for (const char *line = patch; line != NULL && *line != '\0';) {
-        const char *nl = strchr(line, '\n');
-        size_t n = nl ? (size_t)(nl - line) : strlen(line);
-        bool done = false;
-        for (size_t i = 0; i < sizeof headers / sizeof headers[0] && !done; i++) {
-            size_t h = strlen(headers[i]);
-            if (n >= h && strncmp(line, headers[i], h) == 0) {
-                add_line_path(a, out, line + h, n - h);
-                done = true;
-            }
-        }
-        if (!done && n >= 4 && (strncmp(line, "+++ ", 4) == 0 || strncmp(line, "--- ", 4) == 0)) {
-            const char *p = line + 4;
-            size_t m = n - 4;
-            if (m >= 2 && (p[0] == 'a' || p[0] == 'b') && p[1] == '/') {
-                p += 2;
-                m -= 2;
-            }
-            add_line_path(a, out, p, m);
-        }
-        line = nl ? nl + 1 : NULL;
-    }
 }
 
 /* ---- shell commands ---- */

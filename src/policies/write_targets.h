@@ -1,7 +1,7 @@
-/* write_targets.h — the files a tool call would write, for worktree_guard: the paths named in
- * an apply_patch body, and the write targets of each simple command of a parsed shell command
- * (redirections, tee, sed -i, perl -i, cp/mv/install/ln destinations, touch, mkdir, rm, rmdir,
- * truncate, dd of=). */
+/* write_targets.h — the files a shell command would write, for worktree_guard: the write
+ * targets of each simple command of a parsed shell command (redirections, tee, sed -i, perl -i,
+ * cp/mv/install/ln destinations, touch, mkdir, rm, rmdir, truncate, dd of=). The files of a
+ * patch are read by shell/patch.h. */
 #ifndef RAMPART_POLICIES_WRITE_TARGETS_H
 #define RAMPART_POLICIES_WRITE_TARGETS_H
 
@@ -26,10 +26,6 @@ typedef struct rp_write_targets {
 
 void rp_write_targets_add(rp_arena *a, rp_write_targets *t, const char *path, bool dynamic,
                           const char *base);
-
-/* Paths of `*** Add File: p`, `*** Update File: p`, `*** Delete File: p`, `*** Move to: p` and
- * unified-diff `--- a/p` / `+++ b/p` headers (/dev/null skipped). */
-void rp_patch_targets(rp_arena *a, const char *patch, rp_write_targets *out);
 
 /* Write targets of every simple command of a parse (remote ones excluded: they write another
  * host). `cd DIR` earlier in the list changes the base of later relative paths. */

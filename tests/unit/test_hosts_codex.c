@@ -95,8 +95,10 @@ static void test_apply_patch_paths(void **state)
 }
 
 /* Codex trims each patch line (Rust's str::trim, Unicode whitespace) before it matches a
- * header, so indented headers count and the paths are what Codex writes: without the tab, the
- * no-break space (U+00A0) or the ideographic space (U+3000) around them. */
+ * header, so indented headers count and the paths are without the tab, the no-break space
+ * (U+00A0) or the ideographic space (U+3000) around them. Whitespace after the marker's one
+ * space stays in Codex's path (`*** Update File: \u2003b.rs` writes "\u2003b.rs"): both
+ * readings are listed, the trimmed one first (shell/patch.h). */
 static void test_apply_patch_paths_trimmed(void **state)
 {
     fx *f = *state;
@@ -110,7 +112,8 @@ static void test_apply_patch_paths_trimmed(void **state)
     const rp_json *args = rp_json_get(rp_json_get(&f->call.event, "data"), "arguments");
     rp_buf b = {0};
     rp_json_write(&b, rp_json_get(args, "paths"));
-    assert_string_equal(b.data, "[\".env\",\"a.txt\",\"b.rs\"]");
+    assert_string_equal(b.data, "[\".env\",\"a.txt\",\"b.rs\",\"\xe2\x80\x83"
+                                "b.rs\"]");
     assert_string_equal(rp_json_get_str(args, "file_path"), ".env");
     rp_buf_free(&b);
 }
