@@ -240,36 +240,36 @@ db = sqlite3.connect(sys.argv[1])
 row = db.execute("SELECT state FROM session_state WHERE session_id = ?", (sys.argv[2],)).fetchone()
 print(json.dumps(json.loads(row[0]), sort_keys=True) if row else "none")' "$@"; }
 
-S=$TMP/s-audit
-mkdir -p "$S"
-hook a1 ls --state-dir "$S"
-hook_allowed "audit: a first call"
-before=$(calls_of "$S/state.db" a1)
-sql "$S/state.db" "DROP TABLE audit;"
-hook a1 ls --state-dir "$S"
-denied_for "audit table dropped" "audit"
-after=$(calls_of "$S/state.db" a1)
-if [ "$before" = "$after" ]; then
-    pass "audit table dropped: the call's state update is not committed"
-else
-    fail "audit table dropped: the state changed without an audit row" "before $before
+# audit_broken WHAT SESSION SQL PATTERN: after one good call, SQL breaks the audit table; the next
+# call must be a store-error deny matching PATTERN, and its state update must not be committed.
+audit_broken() {
+    S=$TMP/s-audit-$2
+    mkdir -p "$S"
+    hook "$2" ls --state-dir "$S"
+    hook_allowed "$1: a first call"
+    local before after
+    before=$(calls_of "$S/state.db" "$2")
+    sql "$S/state.db" "$3"
+    hook "$2" ls --state-dir "$S"
+    denied_for "$1" "$4"
+    after=$(calls_of "$S/state.db" "$2")
+    if [ "$before" = "$after" ]; then
+        pass "$1: the call's state update is not committed"
+    else
+        fail "$1: the state changed without an audit row" "before $before
 after  $after"
-fi
+    fi
+}
 
-S=$TMP/s-trigger
-mkdir -p "$S"
-hook a2 ls --state-dir "$S"
-before=$(calls_of "$S/state.db" a2)
-sql "$S/state.db" "CREATE TRIGGER no_audit BEFORE INSERT ON audit BEGIN SELECT RAISE(ABORT, 'audit refused'); END;"
-hook a2 ls --state-dir "$S"
-denied_for "audit trigger raising" "audit refused"
-after=$(calls_of "$S/state.db" a2)
-if [ "$before" = "$after" ]; then
-    pass "audit trigger raising: no state committed"
-else
-    fail "audit trigger raising: the state changed" "before $before
-after  $after"
-fi
+audit_broken "audit table dropped" a1 "DROP TABLE audit;" "audit"
+audit_broken "audit table renamed" a3 "ALTER TABLE audit RENAME TO audit_old;" "audit"
+audit_broken "audit table missing a column" a4 \
+    "ALTER TABLE audit RENAME TO audit_old; CREATE TABLE audit(id INTEGER PRIMARY KEY, time_us BIGINT, session_id TEXT);" \
+    "audit"
+audit_broken "audit trigger raising" a2 \
+    "CREATE TRIGGER no_audit BEFORE INSERT ON audit BEGIN SELECT RAISE(ABORT, 'audit refused'); END;" \
+    "audit refused"
+# S is still the last store audit_broken used (the trigger's).
 sql "$S/state.db" "DROP TRIGGER no_audit;"
 hook a2 ls --state-dir "$S"
 hook_allowed "audit trigger removed: the store works again"
