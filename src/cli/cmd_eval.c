@@ -6,6 +6,8 @@
  * process and read each answer before sending the next event. */
 #include <errno.h>
 #include <limits.h>
+#include <poll.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -168,6 +170,17 @@ static void write_line_error(rp_buf *out, size_t line_no, const char *why)
     rp_buf_putc(out, '}');
 }
 
+/* Whether the next line of `in` can be read without waiting: a regular file always, a pipe
+ * or terminal when the kernel already holds more bytes. Decisions are flushed only when it
+ * cannot, so a batch costs one write(2) per stdio buffer instead of one per decision, while a
+ * caller that sends one event and waits for its answer (a coprocess) still gets it at once. A
+ * wrong "no" only costs an early flush. */
+static bool more_input_waiting(FILE *in)
+{
+    struct pollfd p = {.fd = fileno(in), .events = POLLIN};
+    return poll(&p, 1, 0) == 1 && (p.revents & POLLIN) != 0;
+}
+
 /* Reads and evaluates every event of `in`. Returns the exit status. */
 static int eval_stream(const rp_config *cfg, const rp_session_opts *opts, FILE *in,
                        const char *in_name)
@@ -207,7 +220,9 @@ static int eval_stream(const rp_config *cfg, const rp_session_opts *opts, FILE *
         }
         fwrite(out.data, 1, out.len, stdout);
         fputc('\n', stdout);
-        fflush(stdout);
+        if (!more_input_waiting(in)) {
+            fflush(stdout);
+        }
     }
     if (ferror(in)) {
         fprintf(stderr, "rampart eval: error reading %s after line %zu\n", in_name, line_no);

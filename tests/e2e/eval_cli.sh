@@ -423,4 +423,42 @@ expect_rc "help for an unknown command" 2
 run_rampart "$OUT" "$ERR" --version
 check "--version" grep -Eq '^rampart [0-9]+\.[0-9]+\.[0-9]+' "$OUT"
 
+# A coprocess: one event in, its decision out before the next event is sent. Decisions are
+# buffered while more input is waiting (one write per buffer in a batch), never while the
+# caller waits for one.
+cat >"$TMP/coproc.py" <<'PY'
+import json, select, subprocess, sys
+binary, config = sys.argv[1], sys.argv[2]
+p = subprocess.Popen([binary, "eval", "-c", config, "--stateless"], stdin=subprocess.PIPE,
+                     stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+ev = {"type": "tool_call", "session_id": "c", "target": "Read",
+      "data": {"name": "Read", "arguments": {}}}
+for i in range(3):
+    p.stdin.write((json.dumps(ev) + "\n").encode())
+    p.stdin.flush()
+    ready, _, _ = select.select([p.stdout], [], [], 10)
+    if not ready:
+        print("no answer to event %d within 10 s" % (i + 1))
+        p.kill()
+        sys.exit(1)
+    answer = json.loads(p.stdout.readline())
+    if answer.get("result") not in ("ALLOW", "ASK", "DENY"):
+        print("event %d: %r" % (i + 1, answer))
+        sys.exit(1)
+p.stdin.close()
+sys.exit(0 if p.wait(10) == 0 else 1)
+PY
+check "eval as a coprocess: each decision comes before the next event is sent" \
+    python3 "$TMP/coproc.py" "$BIN" "$TMP/cap2.yaml"
+python3 - "$TMP/many.jsonl" <<'PY'
+import json, sys
+with open(sys.argv[1], "w") as f:
+    for i in range(2000):
+        f.write(json.dumps({"type": "tool_call", "session_id": "m%d" % i, "target": "Read",
+                            "data": {"name": "Read", "arguments": {}}}) + "\n")
+PY
+run_rampart "$OUT" "$ERR" eval -c "$TMP/cap2.yaml" --stateless "$TMP/many.jsonl"
+check "a 2,000-event batch from a file: 2,000 decisions, in order" \
+    json_lines "$OUT" "len(d) == 2000 and all(x['result'] == 'ALLOW' for x in d)"
+
 e2e_finish
