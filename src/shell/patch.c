@@ -130,7 +130,14 @@ static void diff_line(out_list *o, const char *t, size_t n)
         m = (size_t)(tab - p);
     if (m == 9 && memcmp(p, "/dev/null", 9) == 0)
         return;
-    push(o, old ? RP_SH_PATCH_DIFF_OLD : RP_SH_PATCH_DIFF_NEW, p, m);
+    rp_sh_patch_kind kind = old ? RP_SH_PATCH_DIFF_OLD : RP_SH_PATCH_DIFF_NEW;
+    push(o, kind, p, m);
+    /* `git apply` and `patch -p1` drop the first component whatever it is (`--src-prefix=w/`,
+     * the i/ w/ c/ o/ of diff.mnemonicPrefix): `+++ w/.git/hooks/x` writes `.git/hooks/x`.
+     * Both names are listed; only git's default a/ and b/ were dropped above. */
+    const char *slash = memchr(p, '/', m);
+    if (slash != NULL && slash != p && (size_t)(slash - p) + 1 < m)
+        push(o, kind, slash + 1, m - (size_t)(slash - p) - 1);
 }
 
 size_t rp_sh_patch_targets(rp_arena *a, const char *text, unsigned what, rp_sh_patch_target **out)

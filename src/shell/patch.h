@@ -20,7 +20,9 @@
  *    is not listed (Codex rejects the patch).
  *  - A trimmed line starting with "--- " or "+++ " is a unified-diff file line: an `a/` or `b/`
  *    prefix is dropped, spaces and tabs around the name are trimmed, a tab ends the name
- *    (`+++ b/x\t2024-01-01`), and /dev/null is not a file.
+ *    (`+++ b/x\t2024-01-01`), and /dev/null is not a file. A name with any other first
+ *    component is listed as written and without it (`git apply`/`patch -p1` drop it whatever
+ *    it is: `+++ w/.git/hooks/x` writes `.git/hooks/x`).
  *  - A line that starts with '+' or '-' after trimming is hunk content, never a header
  *    (Codex reads `+*** Add File: x` as a line of the file). A header behind a leading space
  *    is listed even where Codex would read it as a context line of an update hunk.

@@ -123,7 +123,10 @@ static void test_unified_diff(void **state)
                    "- x\n+ x\n");
     expect_targets("--- /dev/null\n+++ b/new.c\t2024-01-01 10:00:00\n", BOTH, "+ new.c\n");
     expect_targets("--- a/old \r\n+++ /dev/null\r\n", BOTH, "- old\n");
-    expect_targets("---  b/x\n+++ \n", BOTH, "- b/x\n");
+    expect_targets("---  b/x\n+++ \n", BOTH, "- b/x\n- x\n");
+    /* Any first component is dropped by git apply / patch -p1, not only a/ and b/. */
+    expect_targets("--- w/.git/hooks/pre-commit\n+++ i/src/x.c\n", BOTH,
+                   "- w/.git/hooks/pre-commit\n- .git/hooks/pre-commit\n+ i/src/x.c\n+ src/x.c\n");
     /* Indented, as GNU patch accepts it: wider than the old reader. */
     expect_targets("    --- a/x\n    +++ b/y\n", BOTH, "- x\n+ y\n");
     /* Only when asked for. */
