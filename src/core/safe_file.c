@@ -231,8 +231,30 @@ static int walk_parents(const char *path, const char *root, bool make_parents, b
     return rc;
 }
 
+/* Whether path has no `.` or `..` component: under a root, the textual under-root test and the
+ * parent walk would otherwise create directories outside it before the final check refused the
+ * write. */
+static bool plain_file_path(const char *path)
+{
+    for (const char *c = path; c != NULL; c = strchr(c + 1, '/')) {
+        const char *name = c[0] == '/' ? c + 1 : c;
+        size_t len = strcspn(name, "/");
+        if ((len == 1 && name[0] == '.') || (len == 2 && name[0] == '.' && name[1] == '.'))
+            return false;
+    }
+    return true;
+}
+
 char *rp_safe_resolve(const char *path, const char *root, bool make_parents, rp_buf *err)
 {
+    size_t len = strlen(path);
+    if (len == 0 || path[len - 1] == '/' || (root && !plain_file_path(path))) {
+        rp_buf_printf(err,
+                      "%s: not a plain file path (a trailing '/', or under a project a '.' or '..' "
+                      "component)",
+                      path);
+        return NULL;
+    }
     if (path[0] != '/' || (root && (!within(path, root) || strcmp(path, root) == 0))) {
         if (root)
             rp_buf_printf(err, "%s: not a file under %s", path, root);

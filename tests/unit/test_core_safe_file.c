@@ -350,6 +350,30 @@ static void test_resolve_user_follows(void **state)
     rp_buf_free(&err);
 }
 
+/* A path that names no file, or that walks out of the project with '..', is refused before any
+ * directory is created (review finding: the parent walk made directories outside the root). */
+static void test_resolve_refuses_unplain_paths(void **state)
+{
+    (void)state;
+    rp_buf err = {0};
+    char root[1100], real_root[PATH_MAX], path[PATH_MAX + 64];
+    snprintf(root, sizeof root, "%s/proj", dir);
+    assert_int_equal(mkdir(root, 0755), 0);
+    assert_non_null(realpath(root, real_root));
+    snprintf(path, sizeof path, "%s/../escaped/x.json", real_root);
+    assert_null(rp_safe_resolve(path, real_root, true, &err));
+    assert_non_null(strstr(err.data, "not a plain file path"));
+    struct stat st;
+    assert_int_equal(stat(at(0, "escaped"), &st), -1);
+    rp_buf_reset(&err);
+    snprintf(path, sizeof path, "%s/.claude/", real_root);
+    assert_null(rp_safe_resolve(path, real_root, true, &err));
+    rp_buf_reset(&err);
+    assert_null(rp_safe_resolve(at(1, "dir/"), NULL, true, &err));
+    assert_non_null(strstr(err.data, "trailing '/'"));
+    rp_buf_free(&err);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -362,6 +386,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_read_nofollow, setup, teardown),
         cmocka_unit_test_setup_teardown(test_resolve_project, setup, teardown),
         cmocka_unit_test_setup_teardown(test_resolve_user_follows, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_resolve_refuses_unplain_paths, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
