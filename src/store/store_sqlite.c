@@ -1301,11 +1301,16 @@ static int enable_wal(sqlite_store *q, char *err, size_t err_size)
     return ok ? 0 : -1;
 }
 
-/* Runs after each commit in WAL mode. A checkpoint here TRUNCATEs the WAL rather than leaving
- * it to be reused (SQLite's automatic checkpoint is PASSIVE): every fresh process rebuilds the WAL
- * index by reading the whole WAL, and forgets how much of it was already checkpointed, so a WAL
- * left long would be re-checkpointed (and fsynced) by every hook process. If readers prevent the
- * truncation the frames are still copied, and a later commit tries again. Non-blocking. */
+/* Copies the WAL into the database and truncates it, without waiting for readers (busy handler
+ * off for the call): if they prevent it, the frames are still copied and a later call tries
+ * again. A failed checkpoint is never an error of its own. */
+static void truncate_wal(sqlite3 *db, const char *name)
+{
+    sqlite3_busy_timeout(db, 0);
+    sqlite3_wal_checkpoint_v2(db, name, SQLITE_CHECKPOINT_TRUNCATE, NULL, NULL);
+    sqlite3_busy_timeout(db, BUSY_TIMEOUT_MS);
+}
+
 /* After a write failed for want of space: copy the WAL into the database and truncate it, so
  * that the space it held is free for the next call. Runs outside any transaction, without
  * waiting for readers; if it cannot finish now, the next failed write tries again. */
@@ -1315,9 +1320,7 @@ static void checkpoint_truncate(sqlite_store *q)
         return;
     }
     q->checkpoint_due = false;
-    sqlite3_busy_timeout(q->db, 0);
-    sqlite3_wal_checkpoint_v2(q->db, NULL, SQLITE_CHECKPOINT_TRUNCATE, NULL, NULL);
-    sqlite3_busy_timeout(q->db, BUSY_TIMEOUT_MS);
+    truncate_wal(q->db, NULL);
 }
 
 /* True when the file system holding the database has less room than twice what the WAL holds:
@@ -1338,14 +1341,17 @@ static bool short_of_space(const sqlite_store *q, int frames)
     return room < 2ULL * (unsigned long long)frames * WAL_FRAME_BYTES;
 }
 
+/* Runs after each commit in WAL mode. A checkpoint here TRUNCATEs the WAL rather than leaving
+ * it to be reused (SQLite's automatic checkpoint is PASSIVE): every fresh process rebuilds the WAL
+ * index by reading the whole WAL, and forgets how much of it was already checkpointed, so a WAL
+ * left long would be re-checkpointed (and fsynced) by every hook process. If readers prevent the
+ * truncation the frames are still copied, and a later commit tries again. Non-blocking. */
 static int after_commit(void *self, sqlite3 *db, const char *name, int frames)
 {
     if (frames < WAL_CHECKPOINT_FRAMES && !short_of_space(self, frames)) {
         return SQLITE_OK;
     }
-    sqlite3_busy_timeout(db, 0);
-    sqlite3_wal_checkpoint_v2(db, name, SQLITE_CHECKPOINT_TRUNCATE, NULL, NULL);
-    sqlite3_busy_timeout(db, BUSY_TIMEOUT_MS);
+    truncate_wal(db, name);
     return SQLITE_OK; /* a failed checkpoint is not a failed commit */
 }
 
