@@ -439,31 +439,11 @@ static bool run_slot(compose *c, const rp_policy_slot *slot, rp_event *ev, rp_de
  * the notes are what the host, `rampart eval`, the audit table and `rampart log` get. Only
  * these short texts are scanned, and only when there are any: an ALLOW without a reason costs
  * nothing. */
-/* A reason longer than RP_REASON_MAX is cut there (at a UTF-8 character boundary) and says how
- * much was left out. Policies quote what they judged — a 60 KB command makes a 60 KB reason —
- * and every host shows the reason to a person, the audit stores it and `rampart log` prints it:
- * the first few KB say everything a person can use. */
-static const char *cap_text(rp_arena *a, const char *text)
-{
-    size_t n = text ? strlen(text) : 0;
-    if (n <= RP_REASON_MAX)
-        return text;
-    size_t keep = RP_REASON_MAX;
-    while (keep > 0 && ((unsigned char)text[keep] & 0xC0) == 0x80)
-        keep--; /* text[keep] would start the cut: never inside a character */
-    char tail[64];
-    int tn = snprintf(tail, sizeof tail, "… [%zu more bytes]", n - keep);
-    char *out = rp_arena_alloc(a, keep + (size_t)tn + 1);
-    memcpy(out, text, keep);
-    memcpy(out + keep, tail, (size_t)tn + 1);
-    return out;
-}
-
 static void redact_decision(rp_arena *a, rp_decision *d)
 {
-    d->reason = cap_text(a, rp_redact_text(a, d->reason));
-    d->redaction = cap_text(a, rp_redact_text(a, d->redaction));
-    d->notes = cap_text(a, rp_redact_text(a, d->notes));
+    d->reason = rp_redact_text(a, d->reason);
+    d->redaction = rp_redact_text(a, d->redaction);
+    d->notes = rp_redact_text(a, d->notes);
 }
 
 /* What a policy tells the person running rampart (ctx->warn) is redacted on its way too. */

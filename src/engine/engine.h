@@ -37,10 +37,6 @@ typedef struct rp_engine {
     size_t n_slots;
 } rp_engine;
 
-/* The longest reason, redaction summary or note a decision carries, in bytes; a longer one is
- * cut at a character boundary and ends in "… [N more bytes]" (engine.c says why). */
-#define RP_REASON_MAX 4096
-
 typedef struct rp_decision {
     rp_verdict result;     /* ALLOW, ASK or DENY (never ABSTAIN); single-policy mode may ABSTAIN */
     const char *reason;    /* NULL on ALLOW */

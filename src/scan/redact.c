@@ -3,6 +3,7 @@
 
 #include <pthread.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "scan/scan.h"
@@ -41,6 +42,26 @@ int rp_redact_prepare(char *err, size_t err_size)
     return get_scanner(err, err_size) != NULL ? 0 : -1;
 }
 
+/* A text longer than RP_REASON_MAX is cut there (at a UTF-8 character boundary) and says how
+ * much was left out. Policies quote what they judged — a 60 KB command makes a 60 KB reason —
+ * and every host shows the reason to a person, the audit stores it and `rampart log` prints it:
+ * the first few KB say everything a person can use. */
+static const char *cap_text(rp_arena *a, const char *text)
+{
+    size_t n = text ? strlen(text) : 0;
+    if (n <= RP_REASON_MAX)
+        return text;
+    size_t keep = RP_REASON_MAX;
+    while (keep > 0 && ((unsigned char)text[keep] & 0xC0) == 0x80)
+        keep--; /* text[keep] would start the cut: never inside a character */
+    char tail[64];
+    int tn = snprintf(tail, sizeof tail, "… [%zu more bytes]", n - keep);
+    char *out = rp_arena_alloc(a, keep + (size_t)tn + 1);
+    memcpy(out, text, keep);
+    memcpy(out + keep, tail, (size_t)tn + 1);
+    return out;
+}
+
 const char *rp_redact_text(rp_arena *a, const char *text)
 {
     if (text == NULL || text[0] == '\0')
@@ -54,6 +75,6 @@ const char *rp_redact_text(rp_arena *a, const char *text)
     if (found.truncated)
         return RP_REDACT_WITHHELD; /* more findings than one scan reports: some unmasked */
     if (found.n == 0)
-        return text;
-    return rp_scan_mask_text(a, text, n, found.findings, found.n, NULL);
+        return cap_text(a, text);
+    return cap_text(a, rp_scan_mask_text(a, text, n, found.findings, found.n, NULL));
 }

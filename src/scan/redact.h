@@ -20,8 +20,13 @@
  * text is withheld rather than written unread. */
 #define RP_REDACT_WITHHELD "[text withheld: the secret scanner is unavailable]"
 
-/* text with every secret and PII finding masked: text itself when there is none (or text is
- * NULL or empty), else a copy from a; RP_REDACT_WITHHELD when the text cannot be scanned. */
+/* The longest text rp_redact_text returns, in bytes: a longer one is cut at a character boundary
+ * and ends in "… [N more bytes]" (redact.c says why). */
+#define RP_REASON_MAX 4096
+
+/* text with every secret and PII finding masked and cut at RP_REASON_MAX: text itself when
+ * there is nothing to change (or text is NULL or empty), else a copy from a; RP_REDACT_WITHHELD
+ * when the text cannot be scanned. */
 const char *rp_redact_text(rp_arena *a, const char *text);
 
 /* Opens the scanner now — compiling its database into the on-disk cache when the cache is cold
