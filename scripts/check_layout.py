@@ -1,0 +1,282 @@
+#!/usr/bin/env python3
+"""check_layout.py — the house rules the build keeps (ctest `layout.check`).
+
+In the spirit of curl's checksrc and top-length: the rules of docs/architecture.md that a
+reviewer would otherwise have to remember, checked on every test run.
+
+  1. Include edges: a file in module A may include a header of module B only when the table
+     ALLOWED below has the arrow A -> B. A module is the first folder under src/ (policies/
+     families count as `policies`).
+  2. No include cycle between modules (implied by 1 while the table is acyclic; checked
+     anyway so that a widened table cannot bring one in).
+  3. Sizes: no function over 150 lines, no file over 1,200 lines, except the entries of
+     SIZE_ALLOW, each with its reason.
+  4. One home per rule: the patterns of BANNED mark a second copy of a shared rule and may
+     appear only in their home files.
+
+Usage: check_layout.py [ROOT]   (exit 0 clean, 1 with one line per violation)
+       check_layout.py --self-test ROOT   copies src/ to a temporary tree, adds a backward
+                                          include and checks that the checker fails on it.
+"""
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+# Arrows run one way: cli -> hosts, install -> session -> config -> policies, permissions
+# -> cost -> engine -> core. The leaf libraries depend on core alone and may be used from
+# any layer above the engine's contract.
+LEAVES = {"shell", "path", "cel", "scan", "store"}
+ALLOWED = {
+    "core": set(),
+    "shell": {"core"},
+    "path": {"core"},
+    "cel": {"core"},
+    "scan": {"core"},
+    "store": {"core"},
+    # The contract. scan: reasons are redacted where the engine composes them.
+    "engine": {"core", "scan"},
+    # store: the usage row type the ledger and the transcript reader share.
+    "cost": {"engine", "store", "core"},
+    "permissions": {"engine", "shell", "path", "core"},
+    "policies": {"engine", "cost", "permissions", "shell", "path", "cel", "scan", "core"},
+    # store: the trust file's checks; path: `cwd` aliases in permission paths.
+    "config": {"policies", "permissions", "engine", "cost", "store", "path", "cel", "scan", "core"},
+    "session": {"config", "cost", "store", "engine", "scan", "core"},
+    "hosts": {"session", "config", "cost", "store", "engine", "shell", "path", "scan", "core"},
+    "install": {"hosts", "permissions", "config", "store", "engine", "shell", "path", "core"},
+    "cli": None,  # anything
+}
+
+FUNCTION_MAX = 150
+FILE_MAX = 1200
+# path (relative to src/) or path:function -> reason
+SIZE_ALLOW = {
+    "shell/lex_word.c:sh_lex_word": "one state machine over bash's word grammar; split, its "
+                                     "cases would share a dozen locals through a struct",
+}
+
+# (regex, home files relative to src/, what it marks)
+BANNED = [
+    (r'"\*\*\* (Add|Update|Delete) File', {"shell/patch.c"},
+     "an apply_patch header reader outside shell/patch.c"),
+    (r'"(\+\+\+|---) ', {"shell/patch.c"}, "a unified-diff header reader outside shell/patch.c"),
+    (r'\bhex_value\s*\(|\bhexval\s*\(|\bhex_digit_value\s*\(', {"core/utf8.c"},
+     "a hex-digit helper outside core/utf8.c"),
+    (r'^\s*static\b[^;{]*\butf8_\w*\s*\(', {"core/utf8.c"}, "a private UTF-8 helper outside core/utf8.c"),
+    (r'strcspn\s*\([^;]*" "\)|strtok(_r)?\s*\([^;]*" "', None,
+     "a space tokeniser for command text outside shell/ (use rp_sh_parse)"),
+]
+BANNED_TOKENISER_HOME = "shell/"
+
+INCLUDE_RX = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
+
+
+def module_of(rel):
+    return rel.split("/", 1)[0]
+
+
+def source_files(src):
+    for dirpath, _, names in os.walk(src):
+        for n in sorted(names):
+            if n.endswith((".c", ".h")):
+                yield os.path.relpath(os.path.join(dirpath, n), src)
+
+
+def strip_comments_and_strings(text, keep_strings=False):
+    """Blank out comments (and string/char literals unless keep_strings), keeping newlines."""
+    out = []
+    i, n = 0, len(text)
+    while i < n:
+        c = text[i]
+        if c == "/" and i + 1 < n and text[i + 1] == "*":
+            j = text.find("*/", i + 2)
+            j = n if j < 0 else j + 2
+            out.append(re.sub(r"[^\n]", " ", text[i:j]))
+            i = j
+        elif c == "/" and i + 1 < n and text[i + 1] == "/":
+            j = text.find("\n", i)
+            j = n if j < 0 else j
+            out.append(" " * (j - i))
+            i = j
+        elif c in "\"'":
+            j = i + 1
+            while j < n and text[j] != c and text[j] != "\n":
+                j += 2 if text[j] == "\\" else 1
+            j = min(j + 1, n)
+            out.append(text[i:j] if keep_strings else c + " " * (j - i - 2) + c)
+            i = j
+        else:
+            out.append(c)
+            i += 1
+    return "".join(out)
+
+
+FUNC_HEAD_RX = re.compile(r"([A-Za-z_]\w*)\s*\([^;{}]*\)\s*$")
+
+
+def functions(text):
+    """Yields (name, first_line, line_count) of each top-level function definition."""
+    clean = strip_comments_and_strings(text)
+    depth = 0
+    start = None
+    name = None
+    line = 1
+    head = ""
+    for ch in clean:
+        if ch == "\n":
+            line += 1
+        if depth == 0:
+            if ch == "{":
+                m = FUNC_HEAD_RX.search(head.strip())
+                # struct/enum/union bodies and initialisers are not functions
+                if m and not re.search(r"=\s*$", head) and not re.search(
+                        r"\b(struct|enum|union)\s+\w*\s*$", head.strip()):
+                    name, start = m.group(1), line
+                else:
+                    name, start = None, None
+                depth = 1
+                head = ""
+                continue
+            if ch in ";}":
+                head = ""
+            else:
+                head += ch
+        else:
+            if ch == "{":
+                depth += 1
+            elif ch == "}":
+                depth -= 1
+                if depth == 0:
+                    if name:
+                        yield name, start, line - start + 1
+                    name = None
+                    head = ""
+    return
+
+
+def check(root):
+    src = os.path.join(root, "src")
+    problems = []
+    edges = {}
+    for rel in source_files(src):
+        mod = module_of(rel)
+        text = open(os.path.join(src, rel), encoding="utf-8", errors="replace").read()
+        if mod not in ALLOWED:
+            problems.append(f"src/{rel}: module '{mod}' is not in the layout table "
+                            "(scripts/check_layout.py ALLOWED)")
+            continue
+        # 1. include edges
+        for m in INCLUDE_RX.finditer(text):
+            inc = m.group(1)
+            if "/" not in inc:
+                if inc != "rampart.h" and not os.path.exists(os.path.join(src, os.path.dirname(rel), inc)):
+                    continue
+                continue
+            target = module_of(inc)
+            if not os.path.exists(os.path.join(src, inc)):
+                continue  # generated or system-relative header
+            lineno = text.count("\n", 0, m.start()) + 1
+            if target != mod:
+                edges.setdefault(mod, set()).add(target)
+                allowed = ALLOWED[mod]
+                if allowed is not None and target not in allowed:
+                    problems.append(f"src/{rel}:{lineno}: {mod}/ may not include {inc} "
+                                    f"({mod} -> {target} runs against the arrows)")
+        # 3. sizes
+        nlines = text.count("\n")
+        if nlines > FILE_MAX and rel not in SIZE_ALLOW:
+            problems.append(f"src/{rel}: {nlines} lines (limit {FILE_MAX}); split it or add "
+                            "it to SIZE_ALLOW with a reason")
+        for fname, first, count in functions(text):
+            if count > FUNCTION_MAX and f"{rel}:{fname}" not in SIZE_ALLOW:
+                problems.append(f"src/{rel}:{first}: function {fname} is {count} lines "
+                                f"(limit {FUNCTION_MAX})")
+        # 4. second homes
+        code = strip_comments_and_strings(text, keep_strings=True)
+        for rx, homes, what in BANNED:
+            if homes is None:
+                if rel.startswith(BANNED_TOKENISER_HOME):
+                    continue
+            elif rel in homes:
+                continue
+            for m in re.finditer(rx, code, re.M):
+                lineno = code.count("\n", 0, m.start()) + 1
+                problems.append(f"src/{rel}:{lineno}: {what}")
+    # 2. cycles between modules
+    seen, stack = set(), []
+
+    def visit(m):
+        if m in stack:
+            cyc = stack[stack.index(m):] + [m]
+            problems.append("include cycle between modules: " + " -> ".join(cyc))
+            return
+        if m in seen:
+            return
+        seen.add(m)
+        stack.append(m)
+        for t in sorted(edges.get(m, ())):
+            visit(t)
+        stack.pop()
+
+    for m in sorted(edges):
+        visit(m)
+    return problems
+
+
+def self_test(root):
+    """The check must be able to fail: a backward include (core -> engine) in a copy."""
+    tmp = tempfile.mkdtemp(prefix="rampart-layout-")
+    try:
+        shutil.copytree(os.path.join(root, "src"), os.path.join(tmp, "src"))
+        clean = check(tmp)
+        if clean:
+            print("self-test: the tree is not clean to begin with", file=sys.stderr)
+            return 1
+        victim = os.path.join(tmp, "src", "core", "arena.c")
+        with open(victim, "a", encoding="utf-8") as f:
+            f.write('\n#include "engine/policy.h"\n')
+        found = check(tmp)
+        if not any("core/arena.c" in p and "engine/policy.h" in p for p in found):
+            print("self-test: a backward include core -> engine was not reported", file=sys.stderr)
+            return 1
+        long_fn = os.path.join(tmp, "src", "core", "buf.c")
+        with open(long_fn, "a", encoding="utf-8") as f:
+            f.write("\nint rp_layout_probe(void);\nint rp_layout_probe(void)\n{\n" +
+                    "    int x = 0;\n" * 160 + "    return x;\n}\n")
+        found = check(tmp)
+        if not any("rp_layout_probe" in p for p in found):
+            print("self-test: a 160-line function was not reported", file=sys.stderr)
+            return 1
+        second = os.path.join(tmp, "src", "hosts", "codex.c")
+        with open(second, "a", encoding="utf-8") as f:
+            f.write('\nstatic const char *rp_layout_hdr = "*** Update File: ";\n')
+        found = check(tmp)
+        if not any("hosts/codex.c" in p and "apply_patch" in p for p in found):
+            print("self-test: a second apply_patch reader was not reported", file=sys.stderr)
+            return 1
+        print("self-test: backward include, long function and second home all reported")
+        return 0
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def main():
+    args = sys.argv[1:]
+    if args and args[0] == "--self-test":
+        return self_test(args[1] if len(args) > 1 else ".")
+    root = args[0] if args else "."
+    problems = check(root)
+    for p in problems:
+        print(p)
+    if problems:
+        print(f"{len(problems)} layout problem(s); the rules are in docs/architecture.md",
+              file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
