@@ -18,7 +18,7 @@
 
 #include "cel/fn.h"
 #include "cel/format.h"
-#include "cel/regex.h"
+#include "core/regex.h"
 
 /* ---- UTF-8 helpers ---- */
 

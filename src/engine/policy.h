@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 
 #include "core/arena.h"
+#include "core/fs.h"
 #include "core/json.h"
 #include "engine/event.h"
 
@@ -57,19 +58,6 @@ typedef struct rp_result {
 
 void rp_result_add_update(rp_arena *a, rp_result *r, const char *key, rp_update_action action,
                           rp_json value);
-
-/* A read-only view of the filesystem. Policies that need realpath/lstat get them here; tests
- * substitute fakes. Functions return 0 on success and -1 with errno-like semantics. */
-typedef struct rp_fs_view {
-    void *self;
-    int (*realpath)(void *self, const char *path, char *out, size_t out_size);
-    int (*lstat)(void *self, const char *path, struct stat *st);
-    /* Reads a whole (small) file into the arena, NUL-terminated: *data and *len. -1 with errno
-     * (ENOENT when it does not exist). NULL = the view cannot read files. */
-    int (*read_file)(void *self, const char *path, rp_arena *a, char **data, size_t *len);
-} rp_fs_view;
-
-extern const rp_fs_view rp_fs_view_real; /* the process's real filesystem */
 
 typedef struct rp_eval_ctx {
     rp_arena *arena;        /* per-evaluation memory; results are allocated here */

@@ -8,7 +8,7 @@
 #include <stddef.h>
 
 #include "core/arena.h"
-#include "engine/policy.h"
+#include "core/fs.h"
 
 /* Python's posixpath.normpath: collapses "//" and "/./", resolves ".." lexically (never above
  * "/" for absolute paths; kept at the front of relative ones), drops a trailing "/"; "" → ".".

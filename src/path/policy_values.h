@@ -23,7 +23,7 @@
 #include <stddef.h>
 
 #include "core/arena.h"
-#include "engine/policy.h"
+#include "core/fs.h"
 #include "path/flavor.h"
 
 typedef struct rp_path_ctx {

@@ -11,7 +11,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "cel/regex.h"
+#include "core/regex.h"
 #include "core/buf.h"
 #include "engine/policy.h"
 #include "policies/builtins.h"

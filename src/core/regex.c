@@ -1,7 +1,7 @@
 /* regex.c — RE2-syntax regular expressions on PCRE2 (see regex.h for why the translation). */
 #define PCRE2_CODE_UNIT_WIDTH 8
 
-#include "cel/regex.h"
+#include "core/regex.h"
 
 #include <pcre2.h>
 #include <stdarg.h>

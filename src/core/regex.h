@@ -11,8 +11,8 @@
  * instead of running away.
  *
  * A compiled regex is immutable and may be matched from several threads at once. */
-#ifndef RAMPART_CEL_REGEX_H
-#define RAMPART_CEL_REGEX_H
+#ifndef RAMPART_CORE_REGEX_H
+#define RAMPART_CORE_REGEX_H
 
 #include <stddef.h>
 
