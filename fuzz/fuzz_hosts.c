@@ -17,7 +17,7 @@
 #include "core/json.h"
 #include "hosts/codex_rollout.h"
 #include "hosts/host.h"
-#include "hosts/transcript.h"
+#include "cost/transcript.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

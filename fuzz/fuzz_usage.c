@@ -11,8 +11,8 @@
 
 #include "core/arena.h"
 #include "core/json.h"
-#include "engine/pricing.h"
-#include "engine/usage.h"
+#include "cost/pricing.h"
+#include "cost/usage.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

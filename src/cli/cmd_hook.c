@@ -25,7 +25,7 @@
 #include "core/buf.h"
 #include "core/clock.h"
 #include "core/json.h"
-#include "engine/pricing.h"
+#include "cost/pricing.h"
 #include "engine/session.h"
 #include "hosts/host.h"
 #include "scan/redact.h"

@@ -13,7 +13,7 @@
 #include "core/buf.h"
 #include "core/clock.h"
 #include "core/json.h"
-#include "engine/pricing.h"
+#include "cost/pricing.h"
 
 static const char pricing_usage[] =
     "usage: rampart pricing [-c FILE]... [--json] [MODEL...]\n"

@@ -14,7 +14,7 @@
 #include "core/buf.h"
 #include "core/clock.h"
 #include "engine/event.h"
-#include "engine/period.h"
+#include "cost/period.h"
 
 static const char spend_usage[] =
     "usage: rampart spend [--user U] [--session S] [--period day|week|month|quarter|year]\n"

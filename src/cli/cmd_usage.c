@@ -16,8 +16,8 @@
 #include "cli/cli.h"
 #include "core/buf.h"
 #include "core/clock.h"
-#include "engine/pricing.h"
-#include "engine/usage.h"
+#include "cost/pricing.h"
+#include "cost/usage.h"
 
 static const char usage_usage[] =
     "usage: rampart usage record [-c FILE]... [--state-dir DIR] [-q] [FILE | -]\n"

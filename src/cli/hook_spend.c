@@ -1,4 +1,4 @@
-/* hook_spend.c — the I/O around the transcript readers (src/hosts/transcript.c, Claude Code and
+/* hook_spend.c — the I/O around the transcript readers (src/cost/transcript.c, Claude Code and
  * Gemini; src/hosts/codex_rollout.c, Codex): read the transcript's new bytes, record
  * its messages in the ledger, remember how far it was read (hook_spend.h).
  *
@@ -28,9 +28,9 @@
 #include "cli/hook_deadline.h"
 #include "core/arena.h"
 #include "core/clock.h"
-#include "engine/usage.h"
+#include "cost/usage.h"
 #include "hosts/codex_rollout.h"
-#include "hosts/transcript.h"
+#include "cost/transcript.h"
 
 /* The transcript's bytes from *offset (reset to 0 when the file is now shorter), at most `max`.
  * *data is malloc'd (NULL when nothing is new); *at_eof says the read reached the end of the

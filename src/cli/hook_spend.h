@@ -4,7 +4,7 @@
  * `rampart hook` calls rp_hook_spend_before_eval on every event that can act on spend, before
  * evaluating, so the budget policies see every message written so far in the same call. The
  * transcript is read from the offset remembered for (session, path) to its end; the parsing
- * rules are in src/hosts/transcript.h (Claude Code, Gemini) and src/hosts/codex_rollout.h. */
+ * rules are in src/cost/transcript.h (Claude Code, Gemini) and src/hosts/codex_rollout.h. */
 #ifndef RAMPART_CLI_HOOK_SPEND_H
 #define RAMPART_CLI_HOOK_SPEND_H
 
@@ -12,7 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "engine/pricing.h"
+#include "cost/pricing.h"
 #include "hosts/host.h"
 #include "hosts/tool_result.h"
 #include "store/store.h"
@@ -77,7 +77,7 @@ typedef struct rp_transcript_source {
  * timestamp (now when it has none or one in the future); a message id already recorded for the
  * session is a duplicate and changes nothing. The last message may still be streaming and
  * waits for the next call unless src->final, src->tool_use_id or the transcript proves it
- * complete (src/hosts/transcript.h). The bytes are read in chunks; each chunk's rows, the offset
+ * complete (src/cost/transcript.h). The bytes are read in chunks; each chunk's rows, the offset
  * it reached and the model are written in one transaction, so call it outside one. With a
  * deadline armed (hook_deadline.h), chunks are started only while half of what was left of it
  * at the call remains, sized by the rate measured so far; the rest (stats->unread) is read by the

@@ -8,7 +8,7 @@
 #include "cli/spend_render.h"
 #include "core/clock.h"
 #include "core/json.h"
-#include "engine/period.h"
+#include "cost/period.h"
 
 #define DAY_US        (86400LL * 1000000LL)
 #define NUSD_PER_CENT (RP_NUSD_PER_USD / 100)

@@ -114,3 +114,10 @@ char *rp_buf_take(rp_buf *b)
     b->cap = 0;
     return p;
 }
+
+char *rp_buf_to_arena(rp_buf *b, rp_arena *a)
+{
+    char *r = rp_arena_strndup(a, b->data ? b->data : "", b->len);
+    rp_buf_free(b);
+    return r;
+}

@@ -5,6 +5,8 @@
 #include <stdarg.h>
 #include <stddef.h>
 
+#include "core/arena.h"
+
 typedef struct rp_buf {
     char *data; /* NULL until the first append; then NUL-terminated */
     size_t len;
@@ -20,5 +22,7 @@ void rp_buf_reset(rp_buf *b); /* len = 0, keeps memory */
 void rp_buf_free(rp_buf *b);
 /* Hands the bytes to the caller (free() them); the buffer becomes empty. Never NULL. */
 char *rp_buf_take(rp_buf *b);
+/* Moves the bytes of b into the arena (NUL-terminated) and frees b. Never NULL. */
+char *rp_buf_to_arena(rp_buf *b, rp_arena *a);
 
 #endif

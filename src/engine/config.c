@@ -22,7 +22,7 @@
 #include <unistd.h>
 
 #include "core/buf.h"
-#include "engine/pricing.h"
+#include "cost/pricing.h"
 #include "engine/yaml_load.h"
 #include "policies/registry.h"
 

@@ -5,8 +5,8 @@
 #include <string.h>
 
 #include "core/buf.h"
-#include "engine/usage.h"
-#include "policies/cost_common.h"
+#include "cost/usage.h"
+#include "cost/budget.h"
 #include "policies/registry.h"
 
 /* Keys the reference routes (§4.2). The tree-wide pair lives in the root session's state and is

@@ -15,8 +15,8 @@
 #include <stddef.h>
 
 #include "engine/config.h"
-#include "engine/period.h"
-#include "engine/pricing.h"
+#include "cost/period.h"
+#include "cost/pricing.h"
 #include "engine/session.h"
 #include "store/store.h"
 

@@ -9,7 +9,7 @@
 
 #include "core/sha256.h"
 #include "hosts/claude_shape.h"
-#include "hosts/transcript.h"
+#include "cost/transcript.h"
 #include "shell/patch.h"
 
 /* Appends to path[len..cap) and returns the new length (clamped: a long path is cut short). */

@@ -15,7 +15,7 @@
 
 #include "core/clock.h"
 #include "core/json.h"
-#include "engine/usage.h"
+#include "cost/usage.h"
 
 typedef enum line_kind { LINE_IGNORED = 0, LINE_MALFORMED, LINE_OVERSIZED } line_kind;
 

@@ -39,7 +39,7 @@
 
 #include "core/arena.h"
 #include "hosts/tool_result.h"
-#include "hosts/transcript.h"
+#include "cost/transcript.h"
 
 /* Reads chunk[0..len): the rollout from a remembered offset to (some) end. Only complete lines
  * are read (a line is written whole, so each one is final); a partial last line is left for next

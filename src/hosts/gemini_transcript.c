@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "core/clock.h"
-#include "hosts/transcript.h"
+#include "cost/transcript.h"
 #include "store/store.h"
 
 /* The count tokens.key: an integer >= 0 (absent = 0), at most RP_USAGE_MAX_TOKENS (clamped, as

@@ -8,7 +8,7 @@
 #include "engine/policy.h"
 #include "policies/builtins.h"
 #include "policies/common.h"
-#include "policies/pyrepr.h"
+#include "core/pyrepr.h"
 #include "policies/tools.h"
 
 #define CODE_PREVIEW_CHARS 80
@@ -96,7 +96,7 @@ static int ask_os_evaluate(const void *instance, const rp_event *ev, const rp_js
     rp_py_repr(&b, preview);
     rp_buf_puts(&b, "). Approve?");
     out->verdict = RP_ASK;
-    out->reason = rp_pol_take(&b, ctx->arena);
+    out->reason = rp_buf_to_arena(&b, ctx->arena);
     return 0;
 }
 

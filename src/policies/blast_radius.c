@@ -16,7 +16,7 @@
 #include "policies/blast_radius.h"
 #include "policies/builtins.h"
 #include "policies/common.h"
-#include "policies/pyrepr.h"
+#include "core/pyrepr.h"
 #include "policies/shell_input.h"
 #include "shell/shell.h"
 
@@ -92,7 +92,7 @@ static const char *reason_with_command(rp_arena *a, const char *prefix, const ch
     rp_buf_puts(&b, prefix);
     rp_py_repr_str(&b, command, strlen(command));
     rp_buf_puts(&b, suffix);
-    return rp_pol_take(&b, a);
+    return rp_buf_to_arena(&b, a);
 }
 
 static int blast_radius_evaluate(const void *instance, const rp_event *ev, const rp_json *state,

@@ -8,7 +8,7 @@
 #include "engine/policy.h"
 #include "policies/builtins.h"
 #include "policies/common.h"
-#include "policies/pyrepr.h"
+#include "core/pyrepr.h"
 
 typedef struct block_skills {
     const char **blocked_lower;

@@ -25,7 +25,7 @@
 #include "policies/builtins.h"
 #include "policies/common.h"
 #include "policies/git_cli.h"
-#include "policies/pyrepr.h"
+#include "core/pyrepr.h"
 #include "policies/shell_input.h"
 #include "policies/shell_partial.h"
 #include "shell/shell.h"
@@ -211,7 +211,7 @@ static const char *cd_reason(const working_dir_policy *p, rp_arena *a, const cha
     } else {
         rp_buf_puts(&b, ", which this policy forbids.");
     }
-    return rp_pol_take(&b, a);
+    return rp_buf_to_arena(&b, a);
 }
 
 static const char *worktree_reason(rp_arena *a, const char *detail)
@@ -228,7 +228,7 @@ static const char *unparsed_reason(rp_arena *a, const char *segment, size_t len)
     rp_buf_puts(&b, "Blocked: could not parse a shell command (");
     rp_py_repr_str(&b, segment + start, rp_py_prefix_bytes(segment + start, n, SEGMENT_CHARS));
     rp_buf_puts(&b, ") that appears to switch directories or worktrees.");
-    return rp_pol_take(&b, a);
+    return rp_buf_to_arena(&b, a);
 }
 
 /* The source text of c (the span of its outermost command). */

@@ -1,7 +1,7 @@
 /* common.c — helpers the builtin policies share. */
 #include "policies/common.h"
 
-#include "policies/pyrepr.h"
+#include "core/pyrepr.h"
 
 const char **rp_pol_string_list(const rp_json *list, rp_arena *a, size_t *n)
 {
@@ -43,9 +43,3 @@ int rp_pol_state_int(rp_eval_ctx *ctx, const rp_json *state, const char *key, in
     return -1;
 }
 
-char *rp_pol_take(rp_buf *b, rp_arena *a)
-{
-    char *r = rp_arena_strndup(a, b->data ? b->data : "", b->len);
-    rp_buf_free(b);
-    return r;
-}

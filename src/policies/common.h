@@ -19,7 +19,4 @@ const char **rp_pol_string_list(const rp_json *list, rp_arena *a, size_t *n);
  * reference raises and its engine turns that into DENY). Returns 0 or rp_fail(). */
 int rp_pol_state_int(rp_eval_ctx *ctx, const rp_json *state, const char *key, int64_t *out);
 
-/* Moves the bytes of b into the arena and frees b. Never NULL. */
-char *rp_pol_take(rp_buf *b, rp_arena *a);
-
 #endif

@@ -4,7 +4,7 @@
  * tree. The logic is cost_common.c's. */
 #include "engine/policy.h"
 #include "policies/builtins.h"
-#include "policies/cost_common.h"
+#include "cost/budget.h"
 
 static const rp_param_spec cost_budget_params[] = {
     {.name = "max_cost_usd",

@@ -90,7 +90,7 @@ static int deny_pii_create(const rp_json *params, rp_arena *a, void **instance, 
                           n_unknown > 1 ? "s" : "", unknown.data);
             put_known_types(&msg);
             rp_buf_puts(&msg, p->types == 0 ? "); nothing is scanned" : ")");
-            p->unknown_warning = rp_pol_take(&msg, a);
+            p->unknown_warning = rp_buf_to_arena(&msg, a);
         }
         rp_buf_free(&unknown);
     }

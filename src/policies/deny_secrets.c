@@ -216,7 +216,7 @@ static void add_shell_words(rp_eval_ctx *ctx, const char *command, bool memo, rp
     rp_buf b = {0};
     shell_words(ctx, command, memo, &b);
     size_t len = b.len;
-    rp_scan_texts_add_derived(ctx->arena, t, rp_pol_take(&b, ctx->arena), len, WORDS_WHERE);
+    rp_scan_texts_add_derived(ctx->arena, t, rp_buf_to_arena(&b, ctx->arena), len, WORDS_WHERE);
 }
 
 static const char *finding_reason(rp_arena *a, const rp_scan_finding *f, const char *where)

@@ -12,7 +12,7 @@
 #include "engine/policy.h"
 #include "policies/builtins.h"
 #include "policies/common.h"
-#include "policies/pyrepr.h"
+#include "core/pyrepr.h"
 
 #define HASHES_KEY "_policy_loop_recent_hashes"
 
@@ -133,7 +133,7 @@ static int detect_loop_evaluate(const void *instance, const rp_event *ev, const 
         rp_buf_printf(&b, "' called with identical arguments %lld times in the last %u calls.",
                       (long long)count, (unsigned)recent.len);
         out->verdict = RP_ASK;
-        out->reason = rp_pol_take(&b, ctx->arena);
+        out->reason = rp_buf_to_arena(&b, ctx->arena);
     }
     rp_result_add_update(ctx->arena, out, HASHES_KEY, RP_UPDATE_SET, recent);
     return 0;

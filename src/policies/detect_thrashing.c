@@ -18,7 +18,7 @@
 #include "engine/policy.h"
 #include "policies/builtins.h"
 #include "policies/common.h"
-#include "policies/pyrepr.h"
+#include "core/pyrepr.h"
 
 #define RESULTS_KEY "_thrashing_results"
 #define SCAN_CHARS  500
@@ -279,7 +279,7 @@ static int detect_thrashing_evaluate(const void *instance, const rp_event *ev, c
         } else if (result != NULL) {
             rp_py_str(&str, result);
             text_len = str.len;
-            text = rp_pol_take(&str, ctx->arena);
+            text = rp_buf_to_arena(&str, ctx->arena);
         }
         outcome = is_error_result(text, text_len, ctx->arena) ? 1 : 0;
     }

@@ -15,7 +15,7 @@
 
 #include "policies/git_cli.h"
 #include "policies/github.h"
-#include "policies/pyrepr.h"
+#include "core/pyrepr.h"
 
 /* The remote subcommands that read from a repository. */
 static const char *const git_read_subcommands[] = {"clone", "fetch", "pull", "ls-remote", NULL};

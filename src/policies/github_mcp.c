@@ -8,7 +8,7 @@
 
 #include "policies/common.h"
 #include "policies/github.h"
-#include "policies/pyrepr.h"
+#include "core/pyrepr.h"
 
 typedef enum tool_class { TOOL_UNKNOWN = 0, TOOL_ALLOW, TOOL_READ, TOOL_WRITE } tool_class;
 
@@ -212,7 +212,7 @@ void rp_gh_evaluate_mcp(const rp_gh_policy *p, const char *raw_name, const rp_js
         rp_buf_puts(&b, "Unrecognized GitHub tool ");
         rp_py_repr_str(&b, raw_name, strlen(raw_name));
         rp_buf_putc(&b, '.');
-        decide(out, RP_DENY, rp_gh_reason_prefixed(p, a, rp_pol_take(&b, a)));
+        decide(out, RP_DENY, rp_gh_reason_prefixed(p, a, rp_buf_to_arena(&b, a)));
         return;
     }
 
@@ -264,7 +264,7 @@ void rp_gh_evaluate_mcp(const rp_gh_policy *p, const char *raw_name, const rp_js
             rp_buf_puts(&b, "Write is restricted to branches ");
             rp_py_repr_sorted_strs(&b, p->write_branches, p->n_write_branches);
             rp_buf_puts(&b, " and this call's target branch could not be determined.");
-            decide(out, RP_DENY, rp_gh_reason_prefixed(p, a, rp_pol_take(&b, a)));
+            decide(out, RP_DENY, rp_gh_reason_prefixed(p, a, rp_buf_to_arena(&b, a)));
             return;
         }
     }
@@ -273,6 +273,6 @@ void rp_gh_evaluate_mcp(const rp_gh_policy *p, const char *raw_name, const rp_js
         rp_buf_puts(&b, "Destructive operation ");
         rp_py_repr_str(&b, raw_name, strlen(raw_name));
         rp_buf_puts(&b, " is blocked by default. Set allow_destructive=true to permit deletes.");
-        decide(out, RP_DENY, rp_gh_reason_prefixed(p, a, rp_pol_take(&b, a)));
+        decide(out, RP_DENY, rp_gh_reason_prefixed(p, a, rp_buf_to_arena(&b, a)));
     }
 }

@@ -18,7 +18,7 @@
 #include "policies/builtins.h"
 #include "policies/common.h"
 #include "policies/github.h"
-#include "policies/pyrepr.h"
+#include "core/pyrepr.h"
 #include "policies/shell_input.h"
 #include "policies/shell_partial.h"
 #include "shell/shell.h"
@@ -147,7 +147,7 @@ static const char *repos_reason(const rp_gh_policy *p, rp_arena *a, const char *
                   p->deny_reason, what);
     rp_py_repr_sorted_strs(&b, repos, n);
     rp_buf_putc(&b, '.');
-    return rp_pol_take(&b, a);
+    return rp_buf_to_arena(&b, a);
 }
 
 const char *rp_gh_reason_read_repos(const rp_gh_policy *p, rp_arena *a, const char *const *repos,
@@ -171,7 +171,7 @@ const char *rp_gh_reason_bad_branches(const rp_gh_policy *p, rp_arena *a, const 
     rp_buf_puts(&b, "; this call targets ");
     rp_py_repr_sorted_strs(&b, bad, n_bad);
     rp_buf_putc(&b, '.');
-    return rp_pol_take(&b, a);
+    return rp_buf_to_arena(&b, a);
 }
 
 static const char *unparseable_reason(rp_arena *a, const char *segment)
@@ -181,7 +181,7 @@ static const char *unparseable_reason(rp_arena *a, const char *segment)
     rp_buf_puts(&b, "Could not parse a git/gh command (");
     rp_py_repr_str(&b, segment, rp_py_prefix_bytes(segment, len, SEGMENT_CHARS));
     rp_buf_puts(&b, ") to check it against the GitHub policy. Approve to run it?");
-    return rp_pol_take(&b, a);
+    return rp_buf_to_arena(&b, a);
 }
 
 /* ---- the decision for one shell operation (reference §5.11 "Decision per op") ---- */

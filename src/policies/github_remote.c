@@ -18,7 +18,7 @@
 #include <strings.h>
 
 #include "policies/github.h"
-#include "policies/pyrepr.h"
+#include "core/pyrepr.h"
 
 /* The reference's repo-name character class [A-Za-z0-9._-]. */
 static bool is_name_char(char ch)

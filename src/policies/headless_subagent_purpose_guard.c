@@ -6,7 +6,7 @@
 #include "engine/policy.h"
 #include "policies/builtins.h"
 #include "policies/common.h"
-#include "policies/pyrepr.h"
+#include "core/pyrepr.h"
 
 #define DISPATCH_TOOL "sys_session_send"
 
@@ -54,11 +54,11 @@ static int purpose_guard_create(const rp_json *params, rp_arena *a, void **insta
 
     rp_buf b = {0};
     rp_buf_printf(&b, "%s Missing object args with purpose.", reason->v.s);
-    g->missing_args_reason = rp_pol_take(&b, a);
+    g->missing_args_reason = rp_buf_to_arena(&b, a);
     rp_buf_printf(&b, "%s Set args.purpose to one of ", reason->v.s);
     rp_py_repr_sorted_strs(&b, g->allowed, g->n_allowed);
     rp_buf_puts(&b, " when this is a legitimate sub-agent task.");
-    g->bad_purpose_reason = rp_pol_take(&b, a);
+    g->bad_purpose_reason = rp_buf_to_arena(&b, a);
     *instance = g;
     return 0;
 }

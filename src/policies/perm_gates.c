@@ -626,7 +626,7 @@ static const char *respell(gate_env *g, const rp_perm_bash *b, const char *text,
         rp_buf_free(&out);
         return NULL;
     }
-    return rp_pol_take(&out, g->a);
+    return rp_buf_to_arena(&out, g->a);
 }
 
 /* `git` with its global options removed (`git -C src -c x=y --no-pager push` → `git push`), so
@@ -933,7 +933,7 @@ static const char *command_from_argv(rp_arena *a, const rp_json *arr)
         }
         rp_buf_putc(&b, '\'');
     }
-    return rp_pol_take(&b, a);
+    return rp_buf_to_arena(&b, a);
 }
 
 static const char *shell_command(rp_arena *a, const rp_json *input, const char *key)
@@ -1172,7 +1172,7 @@ int rp_perm_run_gates(rp_arena *a, const rp_perm_settings *s, const rp_perm_rule
             tool_surface_gate(&g, tool, NULL);
     }
     if (out->action == RP_PERM_ASK)
-        out->reason = rp_pol_take(&g.asks, a);
+        out->reason = rp_buf_to_arena(&g.asks, a);
     else
         rp_buf_free(&g.asks);
     return 0;

@@ -154,7 +154,7 @@ const char *rp_perm_suggest_bash(rp_arena *a, const char *unit_text)
     }
     /* Covering every token: the text + "*" with no space (`git push` → `git push*`). */
     rp_buf_puts(&b, arity == n ? "*" : " *");
-    return rp_pol_take(&b, a);
+    return rp_buf_to_arena(&b, a);
 }
 
 const char *rp_perm_suggest_mcp(rp_arena *a, const char *candidate)

@@ -346,7 +346,7 @@ static int load_pi_settings(const permissions *p, rp_eval_ctx *ctx, const rp_pat
         *notes = NULL;
         return 0;
     }
-    *notes = rp_pol_take(&b, a);
+    *notes = rp_buf_to_arena(&b, a);
     if (ctx->warn)
         ctx->warn(ctx->warn_self, ctx->policy_name ? ctx->policy_name : "permissions", *notes);
     return 0;
@@ -425,7 +425,7 @@ static int record_approval(const permissions *p, const rp_event *ev, const rp_js
     rp_buf_puts(&b, "approved for this session:");
     for (size_t i = 0; i < o.n_suggestions; i++)
         rp_buf_printf(&b, " %s \"%s\"", o.suggestions[i].surface, o.suggestions[i].pattern);
-    out->reason = rp_pol_take(&b, a);
+    out->reason = rp_buf_to_arena(&b, a);
     return 0;
 }
 

@@ -13,7 +13,7 @@
 #include "engine/policy.h"
 #include "policies/builtins.h"
 #include "policies/common.h"
-#include "policies/pyrepr.h"
+#include "core/pyrepr.h"
 #include "policies/registry.h"
 
 #define LABEL_MAX_DEPTH 20
@@ -321,7 +321,7 @@ static int score_tool_call(const risk_score *r, const rp_event *ev, const rp_jso
             num_write_py(&b, r->threshold);
             rp_buf_printf(&b, "; %s requires review.", raw);
             out->verdict = r->escalate;
-            out->reason = rp_pol_take(&b, ctx->arena);
+            out->reason = rp_buf_to_arena(&b, ctx->arena);
             return 0;
         }
     }

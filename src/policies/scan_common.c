@@ -440,5 +440,5 @@ const char *rp_scan_redaction_reason(rp_arena *a, const char *what, const rp_sca
         rp_buf_puts(&b, count[type] > shown ? ", ...)" : ")");
         first = false;
     }
-    return rp_pol_take(&b, a);
+    return rp_buf_to_arena(&b, a);
 }

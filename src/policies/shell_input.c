@@ -10,7 +10,7 @@
 
 #include <string.h>
 
-#include "policies/pyrepr.h"
+#include "core/pyrepr.h"
 #include "policies/tools.h"
 
 const char rp_default_shell_tools_json[] = "[\"sys_os_shell\", \"Bash\", \"bash\", \"Shell\", "

@@ -4,7 +4,7 @@
  * the child's own state. Attached by the session layer, hence internal_only. */
 #include "engine/policy.h"
 #include "policies/builtins.h"
-#include "policies/cost_common.h"
+#include "cost/budget.h"
 
 static const rp_param_spec subagent_cost_budget_params[] = {
     {.name = "max_cost_usd",

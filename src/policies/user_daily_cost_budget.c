@@ -5,7 +5,7 @@
  * context.usage and the session flag, as in the reference. */
 #include "engine/policy.h"
 #include "policies/builtins.h"
-#include "policies/cost_common.h"
+#include "cost/budget.h"
 
 static const rp_param_spec user_daily_cost_budget_params[] = {
     {.name = "max_cost_usd",

@@ -9,10 +9,10 @@
  * abstain; hard limit; soft checkpoints. */
 #include <string.h>
 
-#include "engine/period.h"
+#include "cost/period.h"
 #include "engine/policy.h"
 #include "policies/builtins.h"
-#include "policies/cost_common.h"
+#include "cost/budget.h"
 
 typedef struct user_period {
     rp_cost_limits lim;

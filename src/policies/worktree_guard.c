@@ -17,7 +17,7 @@
 #include "policies/builtins.h"
 #include "policies/common.h"
 #include "policies/devices.h"
-#include "policies/pyrepr.h"
+#include "core/pyrepr.h"
 #include "policies/shell_input.h"
 #include "policies/tools.h"
 #include "policies/write_targets.h"
@@ -177,7 +177,7 @@ static void deny(const worktree_view *v, const char *path, rp_result *out)
     rp_py_repr_str(&b, path, strlen(path));
     rp_buf_putc(&b, ')');
     out->verdict = RP_DENY;
-    out->reason = rp_pol_take(&b, v->ctx->arena);
+    out->reason = rp_buf_to_arena(&b, v->ctx->arena);
 }
 
 static bool check_targets(const worktree_view *v, const rp_write_targets *t, rp_result *out)

@@ -11,7 +11,7 @@
 
 #include "cel/cel.h"
 #include "cel/fn.h"
-#include "cel/regex.h"
+#include "core/regex.h"
 
 /* 1 match, 0 no match; fails the test when the pattern does not compile or matching errs. */
 static int search(const char *pattern, const char *subject)

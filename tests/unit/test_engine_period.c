@@ -1,4 +1,4 @@
-/* test_engine_period.c — the UTC budget windows of src/engine/period.c: day edges to the
+/* test_engine_period.c — the UTC budget windows of src/cost/period.c: day edges to the
  * microsecond, ISO weeks that start in the previous year, leap days, quarter and year starts,
  * and times before 1970 or beyond any calendar. */
 #include <setjmp.h>
@@ -9,7 +9,7 @@
 
 #include <cmocka.h>
 
-#include "engine/period.h"
+#include "cost/period.h"
 
 #define US_PER_DAY INT64_C(86400000000)
 

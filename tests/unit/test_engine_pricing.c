@@ -18,7 +18,7 @@
 #include "core/buf.h"
 #include "core/json.h"
 #include "engine/config.h"
-#include "engine/pricing.h"
+#include "cost/pricing.h"
 
 static rp_arena A;
 

@@ -8,7 +8,7 @@
 
 #include <string.h>
 
-#include "engine/usage.h"
+#include "cost/usage.h"
 
 #define NOW_US 1893456000000000LL /* 2030-01-01T00:00:00Z */
 

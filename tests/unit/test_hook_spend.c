@@ -42,7 +42,7 @@
 #include <unistd.h>
 
 #include "cli/hook_spend.h"
-#include "engine/pricing.h"
+#include "cost/pricing.h"
 #include "remove_tree.h"
 
 #define SESSION "7f3c2a10-5b1e-4c8e-9d2a-0e4b6f8a1c33"

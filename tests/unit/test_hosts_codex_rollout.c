@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/usage.h"
+#include "cost/usage.h"
 #include "hosts/codex_rollout.h"
 #include "transcript_fixture.h"
 

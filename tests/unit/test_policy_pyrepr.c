@@ -7,7 +7,7 @@
 
 #include <cmocka.h>
 
-#include "policies/pyrepr.h"
+#include "core/pyrepr.h"
 #include "policy_test_util.h"
 
 static const char *repr_of(rp_arena *a, const char *json)

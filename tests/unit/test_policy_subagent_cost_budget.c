@@ -9,7 +9,7 @@
 #include <cmocka.h>
 
 #include "policies/builtins.h"
-#include "policies/cost_common.h"
+#include "cost/budget.h"
 #include "policy_test_util.h"
 
 #define T (&rp_policy_subagent_cost_budget)

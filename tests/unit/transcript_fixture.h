@@ -9,7 +9,7 @@
 #include <stdlib.h>
 
 #include "core/json.h"
-#include "engine/usage.h"
+#include "cost/usage.h"
 
 static char *fixture_text;
 static size_t fixture_len;

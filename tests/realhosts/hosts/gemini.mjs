@@ -23,7 +23,7 @@ import { audit, checkPlan, checkSpend, plan } from "../lib.mjs";
 export const name = "gemini";
 export const host = "gemini";
 
-const MODEL = "gemini-2.5-flash"; // priced by rampart (src/engine/pricing_data.h)
+const MODEL = "gemini-2.5-flash"; // priced by rampart (src/cost/pricing_data.h)
 
 export async function run(ctx) {
   const { root, home, project, env: base } = ctx.newHome();

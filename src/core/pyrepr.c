@@ -1,5 +1,5 @@
 /* pyrepr.c — Python's repr(), str(), str.lower(), whitespace and int() for policy texts. */
-#include "policies/pyrepr.h"
+#include "core/pyrepr.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -1,7 +1,7 @@
 /* period.h — UTC budget windows for the per-user cost policies (issue 6): the calendar day,
  * ISO week (Monday to today), month, quarter and year that contain a moment. Pure date math. */
-#ifndef RAMPART_ENGINE_PERIOD_H
-#define RAMPART_ENGINE_PERIOD_H
+#ifndef RAMPART_COST_PERIOD_H
+#define RAMPART_COST_PERIOD_H
 
 #include <stdint.h>
 

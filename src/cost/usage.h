@@ -1,8 +1,8 @@
 /* usage.h — one usage report (an llm_response's data, a `rampart usage record` line) turned
  * into a ledger row: token counts checked, the cost taken as reported or computed from the price
  * table, or the row marked unpriced. Pure: the caller passes the price table and the clock. */
-#ifndef RAMPART_ENGINE_USAGE_H
-#define RAMPART_ENGINE_USAGE_H
+#ifndef RAMPART_COST_USAGE_H
+#define RAMPART_COST_USAGE_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -10,7 +10,7 @@
 
 #include "core/arena.h"
 #include "core/json.h"
-#include "engine/pricing.h"
+#include "cost/pricing.h"
 #include "store/store.h"
 
 /* Reads the token counts and the reported cost of `usage` (an object):

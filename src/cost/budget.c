@@ -1,7 +1,7 @@
 /* cost_common.c — the validation and the one evaluation routine of the cost policies
  * (reference §5.8–5.10, issue 6). Each policy file only says where its spend and approval come
  * from and what its texts call them. */
-#include "policies/cost_common.h"
+#include "cost/budget.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -10,8 +10,7 @@
 #include <string.h>
 
 #include "core/buf.h"
-#include "policies/common.h"
-#include "policies/pyrepr.h"
+#include "core/pyrepr.h"
 
 #define UNPRICED_REASON                                                                            \
     "The active model has no catalog pricing so cumulative spend cannot be tracked. Continuing "   \
@@ -285,7 +284,7 @@ static const char *deny_reason(const rp_cost_limits *lim, const rp_cost_view *vi
                       verbatim.data);
     }
     rp_buf_free(&verbatim);
-    return rp_pol_take(&b, a);
+    return rp_buf_to_arena(&b, a);
 }
 
 static const char *ask_reason(const rp_cost_limits *lim, const rp_cost_view *view, double cost,
@@ -316,7 +315,7 @@ static const char *ask_reason(const rp_cost_limits *lim, const rp_cost_view *vie
                       cost, crossed, view->adjective, view->adjective, lim->max);
         break;
     }
-    return rp_pol_take(&b, a);
+    return rp_buf_to_arena(&b, a);
 }
 
 int rp_cost_evaluate(const rp_cost_limits *lim, const rp_cost_view *view, const rp_event *ev,

@@ -2,7 +2,7 @@
  * and civil-from-days algorithms of H. Hinnant, proleptic Gregorian calendar). Dates are
  * clamped to years 0000..9999 so that any int64 time, pre-1970 included, gives a valid
  * "YYYY-MM-DD". */
-#include "engine/period.h"
+#include "cost/period.h"
 
 #include <string.h>
 

@@ -18,8 +18,8 @@
  * block that asked for it was written).
  *
  * Pure: the caller reads the bytes (src/cli/hook_spend.c) and remembers the offset. */
-#ifndef RAMPART_HOSTS_TRANSCRIPT_H
-#define RAMPART_HOSTS_TRANSCRIPT_H
+#ifndef RAMPART_COST_TRANSCRIPT_H
+#define RAMPART_COST_TRANSCRIPT_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -6,13 +6,13 @@
  * emits the messages and counts the lines that lie wholly before that point, so a line that will
  * be read again next time is counted only then. Each line is parsed in a scratch arena that is
  * reset per line: only the few fields kept are copied out, so the output arena holds no text. */
-#include "hosts/transcript.h"
+#include "cost/transcript.h"
 
 #include <stdio.h>
 #include <string.h>
 
 #include "core/clock.h"
-#include "engine/usage.h"
+#include "cost/usage.h"
 
 typedef enum line_kind {
     LINE_IGNORED = 0, /* not an assistant line with usage: tool results, summary, system, ... */

@@ -6,8 +6,8 @@
  * The order every cost policy follows: phase gate (request and tool_call only; others ALLOW),
  * the unpriced check, the hard cap (DENY unless the model is a cheaper one), the soft
  * checkpoints (ASK once per approval). */
-#ifndef RAMPART_POLICIES_COST_COMMON_H
-#define RAMPART_POLICIES_COST_COMMON_H
+#ifndef RAMPART_COST_BUDGET_H
+#define RAMPART_COST_BUDGET_H
 
 #include <stdbool.h>
 #include <stddef.h>

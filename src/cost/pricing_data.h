@@ -1,8 +1,8 @@
 /* pricing_data.h — the bytes of data/pricing.json, compiled in by the build (the generated
  * pricing_data.c in the build tree, see cmake/embed_text.cmake). Only pricing.c reads them,
  * through rp_pricing_shipped_json(). */
-#ifndef RAMPART_ENGINE_PRICING_DATA_H
-#define RAMPART_ENGINE_PRICING_DATA_H
+#ifndef RAMPART_COST_PRICING_DATA_H
+#define RAMPART_COST_PRICING_DATA_H
 
 #include <stddef.h>
 

@@ -1,5 +1,5 @@
 /* usage.c — usage reports → ledger rows (see usage.h). */
-#include "engine/usage.h"
+#include "cost/usage.h"
 
 #include <math.h>
 #include <stdio.h>

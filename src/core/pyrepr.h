@@ -8,8 +8,8 @@
  * Limits (documented in docs/policies.md): str.isprintable() and str.lower() are reproduced for
  * ASCII, Latin-1, Latin Extended-A, Greek, Cyrillic, Armenian, fullwidth Latin and the usual
  * format/space characters, not for every Unicode code point; integers beyond int64 saturate. */
-#ifndef RAMPART_POLICIES_PYREPR_H
-#define RAMPART_POLICIES_PYREPR_H
+#ifndef RAMPART_CORE_PYREPR_H
+#define RAMPART_CORE_PYREPR_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -14,7 +14,7 @@
  * is removed at a time (a provider prefix, a dated or versioned suffix) and the lookup repeated.
  * Nothing else: there is no prefix matching, so "claude-opus-4-5-foo" or "gpt-5-turbo" are
  * unpriced rather than silently priced as a model they may not be. */
-#include "engine/pricing.h"
+#include "cost/pricing.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -22,7 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/pricing_data.h"
+#include "cost/pricing_data.h"
 
 /* USD per 1M tokens. No real price comes near it; above it the number is a typo. */
 #define RP_PRICE_MAX 1000000.0

@@ -9,8 +9,8 @@
  * "gemini-2-5-pro"). Never by prefix: "claude-opus-4-5-foo" is unpriced. Cache reads and writes
  * default to 0.10× and 1.25× the input price when an entry gives none (reference §4.3). Pure:
  * the caller passes the parsed tables. */
-#ifndef RAMPART_ENGINE_PRICING_H
-#define RAMPART_ENGINE_PRICING_H
+#ifndef RAMPART_COST_PRICING_H
+#define RAMPART_COST_PRICING_H
 
 #include <stdbool.h>
 #include <stddef.h>
