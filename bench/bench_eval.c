@@ -11,7 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "engine/config.h"
+#include "config/config.h"
 #include "engine/session.h"
 #include "store/store.h"
 

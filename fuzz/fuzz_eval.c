@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/config.h"
+#include "config/config.h"
 #include "engine/session.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

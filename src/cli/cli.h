@@ -13,7 +13,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "engine/config.h"
+#include "config/config.h"
+#include "config/stack.h"
 #include "store/store.h"
 
 enum { RP_EXIT_OK = 0, RP_EXIT_FAIL = 1, RP_EXIT_USAGE = 2 };
@@ -84,23 +85,6 @@ int rp_cli_parse_since(const char *text, int64_t now_us, int64_t *us);
 
 /* Opens the SQLite store in dir (NULL = default). On failure prints why to stderr, returns NULL. */
 rp_store *rp_cli_open_store(const char *dir);
-
-/* The store consulted while the default config stack is assembled, opened only if a project
- * file actually needs a trust check, so the common case opens the database once (the caller may
- * take `store` over for evaluation). prog prefixes the warnings ("rampart eval"). */
-typedef struct rp_cli_trust_probe {
-    const char *prog;
-    const char *dir; /* --state-dir or NULL (default) */
-    rp_store *store;
-    bool tried;
-} rp_cli_trust_probe;
-bool rp_cli_probe_trusted(void *self, const char *dir);
-
-/* The config of -c FILEs (n_files > 0, replacing the stack), else the default stack (trusted
- * project, user, system), its warning printed to stderr. Never NULL; the caller checks
- * n_errors. */
-rp_config *rp_cli_load_config(const rp_config_file *files, size_t n_files,
-                              rp_cli_trust_probe *probe, bool warn_when_empty);
 
 /* The state directory a command without `-c` should use: explicit (from --state-dir) when given,
  * else `state_dir` of the user/system configuration when it sets one, else NULL (the store's

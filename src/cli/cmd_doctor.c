@@ -178,8 +178,8 @@ static bool check_config(const char *file, rp_buf *note, rp_buf *why)
         rp_config_file f = {file, RP_LEVEL_EXPLICIT};
         cfg = rp_config_load(&f, 1);
     } else {
-        rp_cli_trust_probe probe = {.prog = "rampart doctor"};
-        cfg = rp_cli_load_config(NULL, 0, &probe, false);
+        rp_config_trust_probe probe = {.prog = "rampart doctor"};
+        cfg = rp_config_load_stack(NULL, 0, &probe, false);
         if (probe.store) {
             rp_store_close(probe.store);
         }

@@ -56,14 +56,14 @@ typedef struct eval_options {
 /* Trust questions during evaluation (a policy reading a project's own files): the evaluation
  * store when one is open, else the lazily opened probe. */
 typedef struct eval_trust {
-    rp_cli_trust_probe *probe;
+    rp_config_trust_probe *probe;
     rp_store *store;
 } eval_trust;
 
 static bool eval_trusted(void *self, const char *dir)
 {
     eval_trust *t = self;
-    return t->store ? rp_store_is_trusted(t->store, dir) : rp_cli_probe_trusted(t->probe, dir);
+    return t->store ? rp_store_is_trusted(t->store, dir) : rp_config_probe_trusted(t->probe, dir);
 }
 
 static void eval_warn(void *self, const char *policy, const char *message)
@@ -152,12 +152,12 @@ static int parse_args(int argc, char **argv, eval_options *o)
 }
 
 /* Builds the config the options ask for. Never NULL; the caller checks n_errors. */
-static rp_config *load_config(const eval_options *o, rp_cli_trust_probe *probe)
+static rp_config *load_config(const eval_options *o, rp_config_trust_probe *probe)
 {
     if (o->policy) {
         return rp_config_single(o->policy, o->params);
     }
-    return rp_cli_load_config(o->configs, o->n_configs, probe, true);
+    return rp_config_load_stack(o->configs, o->n_configs, probe, true);
 }
 
 static void write_line_error(rp_buf *out, size_t line_no, const char *why)
@@ -258,7 +258,7 @@ static int eval_run(int argc, char **argv)
         return RP_EXIT_USAGE;
     }
 
-    rp_cli_trust_probe probe = {.prog = "rampart eval", .dir = o.state_dir};
+    rp_config_trust_probe probe = {.prog = "rampart eval", .dir = o.state_dir};
     rp_config *cfg = load_config(&o, &probe);
     rp_cli_print_diags(cfg, stderr);
     rp_store *store = NULL;

@@ -211,7 +211,7 @@ typedef struct hook_run {
     rp_buf input;
     rp_config *cfg;
     rp_store *store;
-    rp_cli_trust_probe probe;
+    rp_config_trust_probe probe;
     rp_hook_call call;
     rp_hook_answer answer;
     bool answered; /* the answer was rendered from the decision before the audit (tell) */
@@ -228,7 +228,7 @@ static void store_warn(void *self, const char *policy, const char *message)
 static bool hook_trusted(void *self, const char *dir)
 {
     hook_run *r = self;
-    return r->store ? rp_store_is_trusted(r->store, dir) : rp_cli_probe_trusted(&r->probe, dir);
+    return r->store ? rp_store_is_trusted(r->store, dir) : rp_config_probe_trusted(&r->probe, dir);
 }
 
 /* Spend the host reports only in its transcript, into the ledger before the policies run
@@ -444,8 +444,8 @@ static int hook_run_main(hook_run *r)
         return finish(r);
     }
 
-    r->probe = (rp_cli_trust_probe){.prog = "rampart hook", .dir = r->o.state_dir};
-    r->cfg = rp_cli_load_config(r->o.configs, r->o.n_configs, &r->probe, false);
+    r->probe = (rp_config_trust_probe){.prog = "rampart hook", .dir = r->o.state_dir};
+    r->cfg = rp_config_load_stack(r->o.configs, r->o.n_configs, &r->probe, false);
     if (r->cfg->n_errors == 0) {
         r->settings = rp_config_host(r->cfg, host->name);
         if (r->settings && r->settings->deadline_ms > 0)

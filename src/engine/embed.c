@@ -2,7 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/config.h"
+#include "config/config.h"
 #include "engine/session.h"
 #include "rampart.h"
 

@@ -7,7 +7,7 @@
 #include <stddef.h>
 
 #include "core/buf.h"
-#include "engine/config.h"
+#include "config/config.h"
 #include "engine/engine.h"
 #include "store/store.h"
 

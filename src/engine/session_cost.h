@@ -14,7 +14,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "engine/config.h"
+#include "config/config.h"
 #include "cost/period.h"
 #include "cost/pricing.h"
 #include "engine/session.h"

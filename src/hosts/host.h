@@ -17,7 +17,7 @@
 #include "core/arena.h"
 #include "core/buf.h"
 #include "core/json.h"
-#include "engine/config.h"
+#include "config/config.h"
 #include "engine/policy.h"
 
 /* What kind of host event this is. It decides what an error means: on the protecting phases

@@ -14,7 +14,7 @@
 
 #include "core/buf.h"
 #include "core/json.h"
-#include "engine/config.h"
+#include "config/config.h"
 #include "engine/session.h"
 
 static rp_config *C;

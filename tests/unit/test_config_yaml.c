@@ -13,7 +13,7 @@
 #include "core/arena.h"
 #include "core/buf.h"
 #include "core/json.h"
-#include "engine/yaml_load.h"
+#include "config/yaml_load.h"
 
 typedef struct errors {
     char msgs[8][300];

@@ -22,7 +22,7 @@
 #include "cel/cel.h"
 #include "core/buf.h"
 #include "core/json.h"
-#include "engine/yaml_load.h"
+#include "config/yaml_load.h"
 #include "shell/shell.h"
 
 #define DEEP 60000

@@ -17,7 +17,7 @@
 
 #include "core/buf.h"
 #include "core/json.h"
-#include "engine/config.h"
+#include "config/config.h"
 #include "cost/pricing.h"
 
 static rp_arena A;

@@ -14,7 +14,7 @@
 #include "core/arena.h"
 #include "core/buf.h"
 #include "core/json.h"
-#include "engine/yaml_load.h"
+#include "config/yaml_load.h"
 #include "hosts/claude_rules.h"
 
 static rp_arena A;

@@ -11,7 +11,7 @@
 
 #include "core/arena.h"
 #include "core/json.h"
-#include "engine/config.h"
+#include "config/config.h"
 
 static const char *const actions[] = {"ASK", "DENY", NULL};
 static const char *const pii[] = {"email", "phone", "ssn", NULL};

@@ -9,7 +9,7 @@
 
 #include <cmocka.h>
 
-#include "engine/config.h"
+#include "config/config.h"
 #include "engine/engine.h"
 #include "policies/builtins.h"
 #include "policy_test_util.h"

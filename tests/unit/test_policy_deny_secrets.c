@@ -12,7 +12,7 @@
 #include <dirent.h>
 #include <unistd.h>
 
-#include "engine/config.h"
+#include "config/config.h"
 #include "policies/builtins.h"
 #include "policies/scan_common.h"
 #include "policy_test_util.h"

@@ -10,7 +10,7 @@
 
 #include <cmocka.h>
 
-#include "engine/config.h"
+#include "config/config.h"
 #include "policies/builtins.h"
 #include "policy_test_util.h"
 

@@ -17,8 +17,8 @@
  * stands for), and more than RP_YAML_MAX_NODES nodes
  * counting alias expansions (the "billion laughs" defence). Aliases share the anchored value
  * (the tree is read-only), and count as a full copy against the node cap. */
-#ifndef RAMPART_ENGINE_YAML_LOAD_H
-#define RAMPART_ENGINE_YAML_LOAD_H
+#ifndef RAMPART_CONFIG_YAML_LOAD_H
+#define RAMPART_CONFIG_YAML_LOAD_H
 
 #include <stdbool.h>
 #include <stddef.h>

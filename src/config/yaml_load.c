@@ -6,7 +6,7 @@
  * collection is gathered in a temporary heap vector and then copied once into an arena array of
  * its final size; only then are the positions of its children recorded, so every address in
  * the table is the address the caller will see. */
-#include "engine/yaml_load.h"
+#include "config/yaml_load.h"
 
 #include <errno.h>
 #include <math.h>

@@ -1,13 +1,13 @@
-/* cli_config.c — the config stack as the evaluating commands (`eval`, `hook`) assemble it, and
+/* stack.c — the config stack as the evaluating commands (`eval`, `hook`) assemble it, and
  * the trust questions asked while doing so. */
+#include "config/stack.h"
+
 #include <limits.h>
 #include <stdio.h>
 
-#include "cli/cli.h"
-
-bool rp_cli_probe_trusted(void *self, const char *dir)
+bool rp_config_probe_trusted(void *self, const char *dir)
 {
-    rp_cli_trust_probe *p = self;
+    rp_config_trust_probe *p = self;
     if (!p->tried) {
         p->tried = true;
         char err[512];
@@ -22,8 +22,8 @@ bool rp_cli_probe_trusted(void *self, const char *dir)
     return p->store && rp_store_is_trusted(p->store, dir);
 }
 
-rp_config *rp_cli_load_config(const rp_config_file *files, size_t n_files,
-                              rp_cli_trust_probe *probe, bool warn_when_empty)
+rp_config *rp_config_load_stack(const rp_config_file *files, size_t n_files,
+                                rp_config_trust_probe *probe, bool warn_when_empty)
 {
     if (n_files > 0) {
         return rp_config_load(files, n_files);
@@ -31,8 +31,8 @@ rp_config *rp_cli_load_config(const rp_config_file *files, size_t n_files,
     rp_config_file stack[4];
     char paths[4 * PATH_MAX];
     rp_diag warning = {0};
-    size_t n = rp_config_default_stack(stack, 4, paths, sizeof paths, rp_cli_probe_trusted, probe,
-                                       &warning);
+    size_t n = rp_config_default_stack(stack, 4, paths, sizeof paths, rp_config_probe_trusted,
+                                       probe, &warning);
     if (warning.message) {
         rp_buf line = {0};
         rp_diag_format(&warning, &line);

@@ -6,8 +6,8 @@
  *   {type: function, function: <path> | {path: <path>, arguments: {...}}}
  * plus the optional spec fields condition, set_labels, config, ask_timeout, on.
  * Every error names file:line:col, the policy and the parameter. */
-#ifndef RAMPART_ENGINE_CONFIG_H
-#define RAMPART_ENGINE_CONFIG_H
+#ifndef RAMPART_CONFIG_CONFIG_H
+#define RAMPART_CONFIG_CONFIG_H
 
 #include <stdbool.h>
 #include <stddef.h>

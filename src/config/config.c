@@ -9,7 +9,7 @@
  * because the stack lists the more specific file first (a user's choice beats the system
  * default). A project file may only add policies: a repository cannot loosen the settings of
  * the person who runs the agent in it, so its other keys are ignored with a warning. */
-#include "engine/config.h"
+#include "config/config.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -23,7 +23,7 @@
 
 #include "core/buf.h"
 #include "cost/pricing.h"
-#include "engine/yaml_load.h"
+#include "config/yaml_load.h"
 #include "policies/registry.h"
 
 #define MAX_CONFIG_BYTES (16u * 1024 * 1024)

@@ -10,7 +10,7 @@
 #include <strings.h>
 
 #include "core/buf.h"
-#include "engine/config.h"
+#include "config/config.h"
 
 static const char *kind_phrase(rp_param_kind k)
 {
