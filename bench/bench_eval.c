@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "config/config.h"
-#include "engine/session.h"
+#include "session/session.h"
 #include "store/store.h"
 
 static const char config_yaml[] =

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "config/config.h"
-#include "engine/session.h"
+#include "session/session.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 
 #include "cli/cli.h"
-#include "engine/session.h"
+#include "session/session.h"
 
 static const char approve_usage[] =
     "usage: rampart approve SESSION KEY [--state-dir DIR]\n"

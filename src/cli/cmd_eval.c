@@ -16,7 +16,7 @@
 #include "core/buf.h"
 #include "core/clock.h"
 #include "core/json.h"
-#include "engine/session.h"
+#include "session/session.h"
 
 static const char eval_usage[] =
     "usage: rampart eval [-c FILE]... [--policy NAME [--params JSON]] [--stateless]\n"

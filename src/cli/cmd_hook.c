@@ -2,7 +2,7 @@
  *
  * The order of work: arm the deadline, read stdin, load the config, parse the payload with the
  * host's adapter (src/hosts/<host>.c), read new spend from the host's transcript, evaluate the
- * PolicyEvent statefully (src/engine/session.c), answer in the host's exact format.
+ * PolicyEvent statefully (src/session/session.c), answer in the host's exact format.
  *
  * Fail closed where it protects, fail safe where blocking would harm: anything that keeps
  * rampart from deciding a pre-tool or prompt event (unreadable stdin, garbage JSON, a bad
@@ -26,7 +26,7 @@
 #include "core/clock.h"
 #include "core/json.h"
 #include "cost/pricing.h"
-#include "engine/session.h"
+#include "session/session.h"
 #include "hosts/host.h"
 #include "scan/redact.h"
 

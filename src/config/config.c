@@ -1065,6 +1065,7 @@ static void config_finish(config_impl *ci)
     for (size_t i = 0; i < cfg->engine.n_slots; i++)
         if (cfg->engine.slots[i].on_error == RP_ABSTAIN)
             cfg->engine.slots[i].on_error = top[cfg->on_error];
+    cfg->engine.types = rp_registry_all(&cfg->engine.n_types);
     cfg->pricing = ci->pricing;
     size_t n = 0;
     for (size_t i = 0; i < N_HOSTS; i++)
@@ -1114,6 +1115,11 @@ static char *read_file(const char *path, size_t *len)
     }
     *len = b.len;
     return rp_buf_take(&b);
+}
+
+const rp_policy_type *rp_config_policy_type(const char *name_or_handler)
+{
+    return rp_registry_find(name_or_handler);
 }
 
 rp_config *rp_config_load(const rp_config_file *files, size_t n_files)

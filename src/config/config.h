@@ -27,9 +27,9 @@ typedef enum rp_config_level {
 typedef enum rp_on_error { RP_ON_ERROR_DENY = 0, RP_ON_ERROR_ASK, RP_ON_ERROR_ALLOW } rp_on_error;
 
 typedef struct rp_host_settings {
-    const char *host;    /* "claude-code", "codex", ... */
+    const char *host; /* "claude-code", "codex", ... */
     bool allow_overrides;
-    const char *ask_as;  /* NULL = host default */
+    const char *ask_as; /* NULL = host default */
     bool deny_exit_code;
     int64_t deadline_ms; /* 0 = host default */
 } rp_host_settings;
@@ -41,21 +41,21 @@ typedef struct rp_diag {
     const char *policy; /* configured policy name, or NULL */
     const char *param;  /* parameter or key, or NULL */
     const char *message;
-    bool warning;       /* warnings do not fail loading */
+    bool warning; /* warnings do not fail loading */
 } rp_diag;
 
 typedef struct rp_config {
     rp_arena arena; /* owns everything below */
     rp_engine engine;
-    const rp_json *pricing;   /* object or NULL */
-    const char *user;         /* NULL = unset */
+    const rp_json *pricing; /* object or NULL */
+    const char *user;       /* NULL = unset */
     rp_host_settings *hosts;
     size_t n_hosts;
     const rp_json *subagents; /* {purposes: {...}, default_cost_budget: ...} or NULL */
     rp_on_error on_error;
-    const char *state_dir;    /* NULL = default */
+    const char *state_dir;        /* NULL = default */
     int64_t audit_retention_days; /* default 30 */
-    const char **files;       /* the files that were read, in evaluation order */
+    const char **files;           /* the files that were read, in evaluation order */
     size_t n_files;
 
     rp_diag *diags;
@@ -71,6 +71,9 @@ typedef struct rp_config_file {
 /* Loads the given files in order into one config. Always returns a config (free it with
  * rp_config_free); check cfg->n_errors. Text is read from disk here: this is the I/O edge. */
 rp_config *rp_config_load(const rp_config_file *files, size_t n_files);
+/* The builtin policy type named `name_or_handler` (short name or handler path), NULL if none:
+ * for the session, which adds a sub-agent budget instance of its own. */
+const rp_policy_type *rp_config_policy_type(const char *name_or_handler);
 /* Loads YAML text directly (tests, fuzzing). `name` is used in messages. */
 rp_config *rp_config_load_string(const char *name, const char *yaml, size_t len,
                                  rp_config_level level);

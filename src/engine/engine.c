@@ -16,7 +16,7 @@
 #include <string.h>
 
 #include "engine/engine.h"
-#include "policies/registry.h"
+#include "engine/reserved.h"
 #include "scan/redact.h"
 
 typedef struct update_list {
@@ -25,6 +25,8 @@ typedef struct update_list {
 } update_list;
 
 typedef struct compose {
+    const rp_policy_type *const *types; /* every known type, for key reservation */
+    size_t n_types;
     const rp_engine *engine; /* for instance-owned keys of other slots; NULL in single mode */
     rp_eval_ctx *ctx;
     rp_arena *a;
@@ -107,9 +109,9 @@ static rp_json *clone_state(rp_arena *a, const rp_json *s)
  * as risk_score_policy's state_key) and this slot's type does not own it. */
 static bool key_forbidden(const compose *c, const rp_policy_slot *slot, const char *key)
 {
-    if (rp_registry_key_owned_by(slot->type, slot->instance, key))
+    if (rp_policy_owns_key(slot->type, slot->instance, key))
         return false;
-    if (rp_registry_key_reserved(key))
+    if (rp_state_key_reserved(c->types, c->n_types, key))
         return true;
     if (c->engine == NULL)
         return false;
@@ -267,7 +269,7 @@ static void drop_shared_key_repeats(compose *c, const rp_policy_slot *slot, rp_r
     size_t kept = 0;
     for (size_t i = 0; i < r->n_updates; i++) {
         const char *key = r->updates[i].key;
-        if (rp_registry_key_owned_by(slot->type, NULL, key)) {
+        if (rp_policy_owns_key(slot->type, NULL, key)) {
             if (covered_by_earlier(c, slot->type, key, asking))
                 continue;
             remember_written(c, slot->type, key, asking);
@@ -480,6 +482,10 @@ static void compose_init(compose *c, const rp_engine *engine, const rp_json *sta
 {
     memset(c, 0, sizeof(*c));
     c->engine = engine;
+    if (engine != NULL) {
+        c->types = engine->types;
+        c->n_types = engine->n_types;
+    }
     c->ctx = ctx;
     c->a = ctx->arena;
     c->snapshot = state;
@@ -541,8 +547,9 @@ void rp_engine_evaluate(const rp_engine *engine, const rp_event *event, const rp
     relay_end(ctx, &relay);
 }
 
-void rp_engine_evaluate_one(const rp_policy_slot *slot, const rp_event *event, const rp_json *state,
-                            rp_eval_ctx *ctx, rp_decision *out)
+void rp_engine_evaluate_one(const rp_engine *engine, const rp_policy_slot *slot,
+                            const rp_event *event, const rp_json *state, rp_eval_ctx *ctx,
+                            rp_decision *out)
 {
     compose c;
     rp_event ev = *event;
@@ -552,6 +559,10 @@ void rp_engine_evaluate_one(const rp_policy_slot *slot, const rp_event *event, c
     memset(out, 0, sizeof(*out));
     relay_begin(ctx, &relay);
     compose_init(&c, NULL, state, ctx);
+    if (engine != NULL) {
+        c.types = engine->types;
+        c.n_types = engine->n_types;
+    }
     bool decided = run_slot(&c, slot, &ev, out, &v);
     compose_finish(&c, out, decided);
     relay_end(ctx, &relay);

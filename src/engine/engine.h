@@ -1,6 +1,6 @@
 /* engine.h — composes policy instances into one decision (reference §2.2, with the documented
  * fix for ASK predecessors on DENY). Pure: no I/O, no clock of its own, no store. The caller
- * (src/engine/session.c, or a test) loads the state snapshot, calls rp_engine_evaluate, and
+ * (src/session/session.c, or a test) loads the state snapshot, calls rp_engine_evaluate, and
  * applies decision.apply to the store. */
 #ifndef RAMPART_ENGINE_ENGINE_H
 #define RAMPART_ENGINE_ENGINE_H
@@ -35,6 +35,11 @@ typedef struct rp_policy_slot {
 typedef struct rp_engine {
     rp_policy_slot *slots;
     size_t n_slots;
+    /* Every policy type the configuration knows (the registry's table), so that a key some
+     * type reserves is refused to the others even when no instance of it is configured.
+     * NULL: only the static reservations of engine/reserved.c apply. */
+    const rp_policy_type *const *types;
+    size_t n_types;
 } rp_engine;
 
 typedef struct rp_decision {
@@ -74,9 +79,10 @@ void rp_engine_evaluate(const rp_engine *engine, const rp_event *ev, const rp_js
                         rp_eval_ctx *ctx, rp_decision *out);
 
 /* Evaluates one slot alone (`rampart eval --policy`): like the engine, but an abstaining policy
- * yields RP_ABSTAIN and its updates are reported as they are. */
-void rp_engine_evaluate_one(const rp_policy_slot *slot, const rp_event *ev, const rp_json *state,
-                            rp_eval_ctx *ctx, rp_decision *out);
+ * yields RP_ABSTAIN and its updates are reported as they are. `engine` (may be NULL) supplies
+ * the known types for key reservation; its slots are not run. */
+void rp_engine_evaluate_one(const rp_engine *engine, const rp_policy_slot *slot, const rp_event *ev,
+                            const rp_json *state, rp_eval_ctx *ctx, rp_decision *out);
 
 /* Applies updates in order to *state (an object, modified in place; new values come from a).
  * Returns 0, or -1 with err set: increment of a non-number, append to a non-list. On error the

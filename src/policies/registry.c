@@ -1,5 +1,6 @@
-/* registry.c — the table of builtin policy types, their handler paths and the state keys they
- * reserve. Adding a builtin is one line in `builtins` below (and one in builtins.h). */
+/* registry.c — the table of builtin policy types, their handler paths (the state keys they
+ * reserve are checked by engine/reserved.c). Adding a builtin is one line in `builtins` below (and
+ * one in builtins.h). */
 #include "policies/registry.h"
 
 #include <string.h>
@@ -36,24 +37,6 @@ static const rp_policy_type *const builtins[] = {
 
 #define N_BUILTINS (sizeof builtins / sizeof builtins[0])
 
-/* Keys reserved for every builtin, including those of later issues, so that no policy but the
- * owner (a cel_policy in particular) can ever write them, even before the owner exists. Exact
- * keys, or prefixes ending in '*'. risk_score_policy's configured state_key is reserved per
- * instance (rp_policy_type.instance_owned_key); its default is listed here. */
-static const char *const reserved_keys[] = {
-    "_policy_*",
-    "_permissions_*",
-    "_thrashing_results",
-    "_task_switch_history",
-    "_routing_classification:*",
-    "_intent_based_authorization_*",
-    "gdrive_*",
-    "gmail_*",
-    "subagent_cost_ask_approved_usd",
-    "risk_score",
-    NULL,
-};
-
 const rp_policy_type *const *rp_registry_all(size_t *count)
 {
     *count = N_BUILTINS;
@@ -85,46 +68,7 @@ const rp_policy_type *rp_registry_find(const char *name_or_handler)
     return NULL;
 }
 
-static bool key_matches(const char *pattern, const char *key)
-{
-    size_t len = strlen(pattern);
-    if (len > 0 && pattern[len - 1] == '*')
-        return strncmp(key, pattern, len - 1) == 0;
-    return strcmp(key, pattern) == 0;
-}
-
-static bool key_in(const char *const *patterns, const char *key)
-{
-    if (patterns == NULL)
-        return false;
-    for (size_t i = 0; patterns[i] != NULL; i++)
-        if (key_matches(patterns[i], key))
-            return true;
-    return false;
-}
-
 bool rp_registry_key_reserved(const char *key)
 {
-    if (key == NULL)
-        return false;
-    if (key_in(reserved_keys, key))
-        return true;
-    for (size_t i = 0; i < N_BUILTINS; i++)
-        if (key_in(builtins[i]->owned_keys, key))
-            return true;
-    return false;
-}
-
-bool rp_registry_key_owned_by(const rp_policy_type *t, const void *inst, const char *key)
-{
-    if (t == NULL || key == NULL)
-        return false;
-    if (key_in(t->owned_keys, key))
-        return true;
-    if (t->instance_owned_key != NULL) {
-        const char *own = t->instance_owned_key(inst);
-        if (own != NULL && strcmp(own, key) == 0)
-            return true;
-    }
-    return false;
+    return rp_state_key_reserved(builtins, N_BUILTINS, key);
 }

@@ -6,6 +6,7 @@
 #include <stddef.h>
 
 #include "engine/policy.h"
+#include "engine/reserved.h"
 
 /* Every builtin, in listing order. */
 const rp_policy_type *const *rp_registry_all(size_t *count);
@@ -14,7 +15,5 @@ const rp_policy_type *const *rp_registry_all(size_t *count);
 const rp_policy_type *rp_registry_find(const char *name_or_handler);
 /* Whether `key` is reserved by some builtin (exact key or under an owned prefix). */
 bool rp_registry_key_reserved(const char *key);
-/* Whether policy type t (instance inst, may be NULL) owns `key`. */
-bool rp_registry_key_owned_by(const rp_policy_type *t, const void *inst, const char *key);
 
 #endif

@@ -15,7 +15,7 @@
 #include "core/buf.h"
 #include "core/json.h"
 #include "config/config.h"
-#include "engine/session.h"
+#include "session/session.h"
 
 static rp_config *C;
 

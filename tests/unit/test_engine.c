@@ -335,11 +335,11 @@ static void test_single_policy_reports_abstain_and_own_reason(void **unused)
     setup_fixture(&f, tool_call, "{}");
     script ab = {.verdict = RP_ABSTAIN};
     add(&f, "ab", &ab);
-    rp_engine_evaluate_one(&f.slots[0], &f.ev, f.state, &f.ctx, &f.d);
+    rp_engine_evaluate_one(NULL, &f.slots[0], &f.ev, f.state, &f.ctx, &f.d);
     assert_int_equal(f.d.result, RP_ABSTAIN);
     script ask = {.verdict = RP_ASK, .reason = "why"};
     f.slots[0].instance = &ask;
-    rp_engine_evaluate_one(&f.slots[0], &f.ev, f.state, &f.ctx, &f.d);
+    rp_engine_evaluate_one(NULL, &f.slots[0], &f.ev, f.state, &f.ctx, &f.d);
     assert_int_equal(f.d.result, RP_ASK);
     assert_string_equal(f.d.reason, "why");
     char *text = decision_text(&f);

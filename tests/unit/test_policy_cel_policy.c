@@ -529,7 +529,7 @@ static void test_engine_answers_on_error(void **unused)
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         rp_policy_slot slot = {
             .name = "guard", .type = T, .instance = p.instance, .on_error = cases[i].on_error};
-        rp_engine engine = {&slot, 1};
+        rp_engine engine = {.slots = &slot, .n_slots = 1};
         rp_arena a = {0};
         warnings w = {0};
         rp_eval_ctx ctx;
@@ -560,7 +560,7 @@ static void test_engine_answers_on_error(void **unused)
             assert_int_equal(w.n, 0);
         }
         /* Single-policy mode (`rampart eval --policy`) says the same. */
-        rp_engine_evaluate_one(&slot, &ev, &empty, &ctx, &d);
+        rp_engine_evaluate_one(NULL, &slot, &ev, &empty, &ctx, &d);
         assert_int_equal(d.result, cases[i].want);
         assert_true(strncmp(d.reason, "policy 'guard' failed: ", 23) == 0);
 

@@ -80,17 +80,17 @@ static void test_reserved_keys(void **unused)
         assert_false(rp_registry_key_reserved(free_keys[i]));
     assert_false(rp_registry_key_reserved(NULL));
 
-    assert_true(rp_registry_key_owned_by(&rp_policy_max_tool_calls_per_session, NULL,
+    assert_true(rp_policy_owns_key(&rp_policy_max_tool_calls_per_session, NULL,
                                          "_policy_tool_call_count"));
-    assert_false(rp_registry_key_owned_by(&rp_policy_max_tool_calls_per_session, NULL,
+    assert_false(rp_policy_owns_key(&rp_policy_max_tool_calls_per_session, NULL,
                                           "_policy_loop_recent_hashes"));
     assert_true(
-        rp_registry_key_owned_by(&rp_policy_detect_loop, NULL, "_policy_loop_recent_hashes"));
-    assert_true(rp_registry_key_owned_by(&rp_policy_detect_thrashing, NULL, "_thrashing_results"));
+        rp_policy_owns_key(&rp_policy_detect_loop, NULL, "_policy_loop_recent_hashes"));
+    assert_true(rp_policy_owns_key(&rp_policy_detect_thrashing, NULL, "_thrashing_results"));
     assert_true(
-        rp_registry_key_owned_by(&rp_policy_spawn_bounds, NULL, "_policy_spawn_dispatch_count"));
-    assert_false(rp_registry_key_owned_by(&rp_policy_ask_on_os_tools, NULL, "_policy_x"));
-    assert_false(rp_registry_key_owned_by(NULL, NULL, "risk_score"));
+        rp_policy_owns_key(&rp_policy_spawn_bounds, NULL, "_policy_spawn_dispatch_count"));
+    assert_false(rp_policy_owns_key(&rp_policy_ask_on_os_tools, NULL, "_policy_x"));
+    assert_false(rp_policy_owns_key(NULL, NULL, "risk_score"));
 }
 
 static void test_policy_helpers(void **unused)

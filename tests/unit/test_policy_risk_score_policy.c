@@ -33,9 +33,9 @@ static void test_schema_and_owned_key(void **unused)
     pt_create(&p, T, "{\"state_key\": \"my_risk\"}");
     assert_int_equal(p.create_rc, 0);
     assert_string_equal(T->instance_owned_key(p.instance), "my_risk");
-    assert_true(rp_registry_key_owned_by(T, p.instance, "my_risk"));
-    assert_false(rp_registry_key_owned_by(T, p.instance, "risk_score"));
-    assert_true(rp_registry_key_owned_by(T, NULL, "risk_score"));
+    assert_true(rp_policy_owns_key(T, p.instance, "my_risk"));
+    assert_false(rp_policy_owns_key(T, p.instance, "risk_score"));
+    assert_true(rp_policy_owns_key(T, NULL, "risk_score"));
     pt_policy_free(&p);
 }
 

@@ -146,7 +146,7 @@ static void test_engine_redacts_every_text(void **unused)
     uint64_t seed = 99;
     rp_gen_secret(RP_SCAN_SLACK_TOKEN, &seed, g_token, sizeof g_token);
     rp_policy_slot slot = {.name = "leaky", .type = &leaky};
-    rp_engine engine = {&slot, 1};
+    rp_engine engine = {.slots = &slot, .n_slots = 1};
     static const rp_json empty = {.type = RP_JSON_OBJECT};
     rp_arena a = {0};
     const char *events[] = {
@@ -182,7 +182,7 @@ static void test_engine_redacts_every_text(void **unused)
         rp_buf_free(&json);
 
         /* Single-policy mode reports the policy's own reason, masked too. */
-        rp_engine_evaluate_one(&slot, &ev, &empty, &ctx, &d);
+        rp_engine_evaluate_one(NULL, &slot, &ev, &empty, &ctx, &d);
         assert_null(strstr(d.reason, g_token));
         assert_non_null(strstr(d.reason, "quoted: 'deploy xox"));
     }

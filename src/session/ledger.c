@@ -1,5 +1,5 @@
 /* session_cost.c — the spend ledger around one stateful evaluation (see session_cost.h). */
-#include "engine/session_cost.h"
+#include "session/ledger.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -7,7 +7,6 @@
 #include "core/buf.h"
 #include "cost/usage.h"
 #include "cost/budget.h"
-#include "policies/registry.h"
 
 /* Keys the reference routes (§4.2). The tree-wide pair lives in the root session's state and is
  * mirrored into each sub-agent's; the per-user ones never live in session state. */
@@ -120,7 +119,7 @@ static void sink(void *self, const char *param, const char *message)
 static int add_budget_slot(const rp_config *cfg, const rp_json *budget, const char *source,
                            rp_arena *a, rp_cost_ctx *cc, char *err, size_t err_size)
 {
-    const rp_policy_type *t = rp_registry_find("subagent_cost_budget");
+    const rp_policy_type *t = rp_config_policy_type("subagent_cost_budget");
     if (t == NULL)
         return 0;
     rp_buf msgs = {0};
@@ -147,6 +146,7 @@ static int add_budget_slot(const rp_config *cfg, const rp_json *budget, const ch
     slots[n].source = source;
     slots[n].level = RP_LEVEL_EXPLICIT;
     rp_engine *e = rp_arena_alloc(a, sizeof *e);
+    *e = cfg->engine;
     e->slots = slots;
     e->n_slots = n + 1;
     cc->engine = e;

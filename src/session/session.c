@@ -10,8 +10,8 @@
 
 #include "core/clock.h"
 #include "core/sha256.h"
-#include "engine/session.h"
-#include "engine/session_cost.h"
+#include "session/session.h"
+#include "session/ledger.h"
 #include "scan/redact.h"
 
 static const char *default_session = "default";
@@ -67,7 +67,7 @@ static void evaluate(const rp_config *cfg, const rp_engine *engine, const rp_ses
                      const rp_event *ev, const rp_json *state, rp_eval_ctx *ctx, rp_decision *d)
 {
     if (opts->single_policy && cfg->engine.n_slots > 0)
-        rp_engine_evaluate_one(&cfg->engine.slots[0], ev, state, ctx, d);
+        rp_engine_evaluate_one(&cfg->engine, &cfg->engine.slots[0], ev, state, ctx, d);
     else
         rp_engine_evaluate(engine, ev, state, ctx, d);
 }

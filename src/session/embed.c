@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "config/config.h"
-#include "engine/session.h"
+#include "session/session.h"
 #include "rampart.h"
 
 struct rampart {

@@ -1,5 +1,5 @@
 /* session_cost.h — the spend ledger around one stateful evaluation (issue 6; private to
- * src/engine/session.c).
+ * src/session/session.c).
  *
  * Before the engine runs, inside the store transaction: the session is linked into its spawn
  * tree, an llm_response's usage is recorded, and the context blocks the cost policies read are
@@ -8,8 +8,8 @@
  * After it: approvals are routed out of the session state (per-user-per-window ones to the
  * store, tree-wide ones to the root) and a dispatch's sub-agent budget is attached.
  * The engine and the policies stay pure: this file is the I/O edge. */
-#ifndef RAMPART_ENGINE_SESSION_COST_H
-#define RAMPART_ENGINE_SESSION_COST_H
+#ifndef RAMPART_SESSION_LEDGER_H
+#define RAMPART_SESSION_LEDGER_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -17,7 +17,7 @@
 #include "config/config.h"
 #include "cost/period.h"
 #include "cost/pricing.h"
-#include "engine/session.h"
+#include "session/session.h"
 #include "store/store.h"
 
 typedef struct rp_cost_ctx {

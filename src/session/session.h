@@ -1,7 +1,7 @@
 /* session.h — one event through the whole pipeline: parse → load state → engine → apply →
  * audit → commit. This is the layer that does I/O (through the store); the engine stays pure. */
-#ifndef RAMPART_ENGINE_SESSION_H
-#define RAMPART_ENGINE_SESSION_H
+#ifndef RAMPART_SESSION_SESSION_H
+#define RAMPART_SESSION_SESSION_H
 
 #include <stdbool.h>
 #include <stddef.h>
