@@ -17,8 +17,8 @@
 #include "engine/policy.h"
 #include "policies/builtins.h"
 #include "policies/common.h"
-#include "policies/perm_load.h"
-#include "policies/perm_policy.h"
+#include "permissions/perm_load.h"
+#include "permissions/perm_policy.h"
 
 typedef struct permissions {
     rp_perm_settings settings;

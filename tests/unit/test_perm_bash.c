@@ -10,7 +10,7 @@
 
 #include <cmocka.h>
 
-#include "policies/perm.h"
+#include "permissions/perm.h"
 #include "shell/shell.h"
 
 static rp_arena arena;

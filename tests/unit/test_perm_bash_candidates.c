@@ -13,7 +13,7 @@
 
 #include <cmocka.h>
 
-#include "policies/perm.h"
+#include "permissions/perm.h"
 
 static rp_arena arena;
 static rp_path_ctx pc;

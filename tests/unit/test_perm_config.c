@@ -13,8 +13,8 @@
 #include <cmocka.h>
 
 #include "core/json.h"
-#include "policies/perm.h"
-#include "policies/perm_load.h"
+#include "permissions/perm.h"
+#include "permissions/perm_load.h"
 
 static rp_arena arena;
 

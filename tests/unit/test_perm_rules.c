@@ -14,7 +14,7 @@
 #include <cmocka.h>
 
 #include "core/json.h"
-#include "policies/perm.h"
+#include "permissions/perm.h"
 
 static rp_arena arena;
 

@@ -29,7 +29,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "policies/perm_bash_internal.h"
+#include "permissions/perm_bash_internal.h"
 
 #ifndef PATH_MAX
 #define PATH_MAX 4096

@@ -17,8 +17,7 @@
 #include <string.h>
 
 #include "core/buf.h"
-#include "policies/common.h"
-#include "policies/perm_policy.h"
+#include "permissions/perm_policy.h"
 #include "shell/patch.h"
 
 typedef struct gate_env {

@@ -5,13 +5,13 @@
  *   perm_bash_paths.c  the path tokens of each command, the cd fold over the parser's shell
  *                      environments, and the two projections (§4.7–4.10)
  * One pb_ctx per analysis, on the caller's stack; everything else lives in the arena. */
-#ifndef RAMPART_POLICIES_PERM_BASH_INTERNAL_H
-#define RAMPART_POLICIES_PERM_BASH_INTERNAL_H
+#ifndef RAMPART_PERMISSIONS_PERM_BASH_INTERNAL_H
+#define RAMPART_PERMISSIONS_PERM_BASH_INTERNAL_H
 
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "policies/perm.h"
+#include "permissions/perm.h"
 #include "shell/shell.h"
 
 /* A shell variable set by an assignment seen so far (NAME=value, export NAME=value, …). */

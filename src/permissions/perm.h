@@ -15,8 +15,8 @@
  *   permissions.c   the policy: parameters, the gate pipeline (§3.3), session approvals
  * Everything is allocated from arenas; nothing here does I/O except perm_load.c, which reads
  * only through the evaluation context's filesystem view. */
-#ifndef RAMPART_POLICIES_PERM_H
-#define RAMPART_POLICIES_PERM_H
+#ifndef RAMPART_PERMISSIONS_PERM_H
+#define RAMPART_PERMISSIONS_PERM_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -6,8 +6,7 @@
 #include <string.h>
 
 #include "core/buf.h"
-#include "policies/common.h"
-#include "policies/perm.h"
+#include "permissions/perm.h"
 
 /* Prefixes (lower case, single-spaced) and how many words they keep. Longest match wins. */
 static const struct {

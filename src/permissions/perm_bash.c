@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "policies/perm_bash_internal.h"
+#include "permissions/perm_bash_internal.h"
 
 const char *rp_perm_floor_sentinel(rp_perm_floor f)
 {

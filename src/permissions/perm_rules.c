@@ -7,7 +7,7 @@
  * "$HOME", so the common check allocates nothing. */
 #include <string.h>
 
-#include "policies/perm.h"
+#include "permissions/perm.h"
 
 /* What evaluate() answers when no rule matches: cannot happen with a composed ruleset (its
  * default rule matches everything), so it is a plain least-privilege ask. */

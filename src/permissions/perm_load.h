@@ -3,16 +3,16 @@
  * names of mcp.json, read through a caller-supplied reader (the policy feeds it from the
  * evaluation context's filesystem view, tests from memory). Also the two JavaScript-object
  * details the readers share: key order and String.prototype.trim. */
-#ifndef RAMPART_POLICIES_PERM_LOAD_H
-#define RAMPART_POLICIES_PERM_LOAD_H
+#ifndef RAMPART_PERMISSIONS_PERM_LOAD_H
+#define RAMPART_PERMISSIONS_PERM_LOAD_H
 
 #include <stdbool.h>
 #include <stddef.h>
 
 #include "core/arena.h"
 #include "core/json.h"
-#include "policies/perm.h"
-#include "policies/perm_policy.h"
+#include "permissions/perm.h"
+#include "permissions/perm_policy.h"
 
 /* Reads a whole file into the arena (NUL-terminated): 0, or -1 with errno ENOENT (or ENOTDIR)
  * when it does not exist and any other errno when it exists but cannot be read. */

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "policies/perm.h"
+#include "permissions/perm.h"
 
 typedef struct cand_list {
     rp_arena *a;

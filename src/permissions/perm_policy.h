@@ -1,15 +1,15 @@
 /* perm_policy.h — what permissions.c (parameters, events, session approvals) and perm_gates.c
  * (the gate pipeline, reference permissions.md §3.3) share. */
-#ifndef RAMPART_POLICIES_PERM_POLICY_H
-#define RAMPART_POLICIES_PERM_POLICY_H
+#ifndef RAMPART_PERMISSIONS_PERM_POLICY_H
+#define RAMPART_PERMISSIONS_PERM_POLICY_H
 
 #include <stdbool.h>
 #include <stddef.h>
 
 #include "core/json.h"
 #include "engine/policy.h"
-#include "policies/perm.h"
-#include "policies/perm_tools.h"
+#include "permissions/perm.h"
+#include "permissions/perm_tools.h"
 
 #define RP_PERM_SESSION_KEY "_permissions_session_rules"
 

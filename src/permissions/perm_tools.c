@@ -5,7 +5,7 @@
  * surfaces, so a `read: {"*.env": deny}` rule guards Claude Code's Read and Gemini's read_file
  * alike. Names not listed here are extension tools, matched by their own name (reference §1.5);
  * `mcp__<server>__<tool>` names (Claude Code, Gemini) are MCP calls (permissions.c). */
-#include "policies/perm_tools.h"
+#include "permissions/perm_tools.h"
 
 #include <string.h>
 

@@ -13,7 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "policies/perm_load.h"
+#include "permissions/perm_load.h"
 
 typedef struct loader {
     rp_arena *a;

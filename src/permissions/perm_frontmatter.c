@@ -12,8 +12,8 @@
  *   first position with the later value, as a JavaScript object assignment does. */
 #include <string.h>
 
-#include "policies/perm.h"
-#include "policies/perm_load.h"
+#include "permissions/perm.h"
+#include "permissions/perm_load.h"
 
 /* ---- String.prototype.trim ---- */
 

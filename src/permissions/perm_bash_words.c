@@ -13,7 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "policies/perm_bash_internal.h"
+#include "permissions/perm_bash_internal.h"
 
 #define MAX_VARS 256
 

@@ -12,8 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "policies/perm.h"
-#include "policies/perm_load.h"
+#include "permissions/perm.h"
+#include "permissions/perm_load.h"
 
 /* ---- names ---- */
 

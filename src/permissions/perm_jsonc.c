@@ -9,7 +9,7 @@
  * the next character; an unterminated string runs to the end. */
 #include <string.h>
 
-#include "policies/perm.h"
+#include "permissions/perm.h"
 
 char *rp_perm_jsonc_strip(rp_arena *a, const char *text, size_t len, size_t *out_len)
 {

@@ -1,8 +1,8 @@
 /* perm_tools.h — the host tool mapping of the `permissions` policy: one table that says, for
  * every tool name a host sends, which pi surface guards it and where its path or command is, so
  * that the same rules guard Claude Code, Codex, Gemini CLI, Cursor, opencode, Omnigent and Pi. */
-#ifndef RAMPART_POLICIES_PERM_TOOLS_H
-#define RAMPART_POLICIES_PERM_TOOLS_H
+#ifndef RAMPART_PERMISSIONS_PERM_TOOLS_H
+#define RAMPART_PERMISSIONS_PERM_TOOLS_H
 
 #include <stddef.h>
 
