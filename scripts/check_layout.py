@@ -26,12 +26,13 @@ import sys
 import tempfile
 
 # Arrows run one way: cli -> hosts, install -> session -> config -> policies, permissions
-# -> cost -> engine -> core. The leaf libraries depend on core alone and may be used from
-# any layer above the engine's contract.
+# -> cost -> engine -> core. The leaf libraries depend on core alone (shell also on path, a
+# leaf below it) and may be used from any layer above the engine's contract.
 LEAVES = {"shell", "path", "cel", "scan", "store"}
 ALLOWED = {
     "core": set(),
-    "shell": {"core"},
+    # path: write targets are normalised against the cwd by the one path normaliser.
+    "shell": {"path", "core"},
     "path": {"core"},
     "cel": {"core"},
     "scan": {"core"},

@@ -10,7 +10,7 @@
 #include "core/buf.h"
 #include "path/path.h"
 #include "policies/blast_radius.h"
-#include "policies/devices.h"
+#include "shell/devices.h"
 
 #define DEFAULT_HOME "/home/user" /* when the event carries no context.home */
 #define MAX_ARGS     256          /* words of one git push considered (more are ignored) */

@@ -24,7 +24,7 @@
 #include "path/path.h"
 #include "policies/builtins.h"
 #include "policies/common.h"
-#include "policies/git_cli.h"
+#include "shell/git.h"
 #include "core/pyrepr.h"
 #include "policies/shell_input.h"
 #include "policies/shell_partial.h"

@@ -13,7 +13,7 @@
  * `:ref`, `--mirror` (force-updates and deletes), `--prune`, `tag <name>`. */
 #include <string.h>
 
-#include "policies/git_cli.h"
+#include "shell/git.h"
 #include "policies/github.h"
 #include "core/pyrepr.h"
 

@@ -16,11 +16,11 @@
 #include "path/path.h"
 #include "policies/builtins.h"
 #include "policies/common.h"
-#include "policies/devices.h"
+#include "shell/devices.h"
 #include "core/pyrepr.h"
 #include "policies/shell_input.h"
 #include "policies/tools.h"
-#include "policies/write_targets.h"
+#include "shell/targets.h"
 #include "shell/patch.h"
 #include "shell/shell.h"
 

@@ -2,8 +2,8 @@
  * targets of each simple command of a parsed shell command (redirections, tee, sed -i, perl -i,
  * cp/mv/install/ln destinations, touch, mkdir, rm, rmdir, truncate, dd of=). The files of a
  * patch are read by shell/patch.h. */
-#ifndef RAMPART_POLICIES_WRITE_TARGETS_H
-#define RAMPART_POLICIES_WRITE_TARGETS_H
+#ifndef RAMPART_SHELL_TARGETS_H
+#define RAMPART_SHELL_TARGETS_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -3,8 +3,8 @@
  *
  * `git [-C DIR] [-c K=V] [--git-dir X] [--no-pager] … SUBCOMMAND ARGS`: the subcommand is the
  * first word after the global options, not words[1]. */
-#ifndef RAMPART_POLICIES_GIT_CLI_H
-#define RAMPART_POLICIES_GIT_CLI_H
+#ifndef RAMPART_SHELL_GIT_H
+#define RAMPART_SHELL_GIT_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -1,7 +1,7 @@
 /* devices.c — harmless /dev sinks versus devices (devices.h). The list errs towards "device":
  * an unknown /dev name is treated as one, because the cost of a false alarm is a question and
  * the cost of a miss is a wiped disk. */
-#include "policies/devices.h"
+#include "shell/devices.h"
 
 #include <string.h>
 

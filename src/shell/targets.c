@@ -3,7 +3,7 @@
  * Only argv is read, after the parser's quote removal, so `echo "> /etc/x"` writes nothing.
  * Options with values are skipped per program so that `touch -d 2024-01-01 f` names f, not
  * the date. */
-#include "policies/write_targets.h"
+#include "shell/targets.h"
 
 #include <string.h>
 

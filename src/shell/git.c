@@ -1,5 +1,5 @@
 /* git_cli.c — git's global options before the subcommand (git_cli.h). */
-#include "policies/git_cli.h"
+#include "shell/git.h"
 
 #include <string.h>
 #include <strings.h>

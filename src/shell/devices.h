@@ -1,7 +1,7 @@
 /* devices.h — which /dev paths are harmless sinks and which are devices a write would damage.
  * blast_radius denies writes to devices; worktree_guard does not count sinks as writes. */
-#ifndef RAMPART_POLICIES_DEVICES_H
-#define RAMPART_POLICIES_DEVICES_H
+#ifndef RAMPART_SHELL_DEVICES_H
+#define RAMPART_SHELL_DEVICES_H
 
 #include <stdbool.h>
 
