@@ -65,7 +65,7 @@ typedef struct rp_eval_ctx {
     const rp_fs_view *fs;   /* may be NULL: policies then act on text alone */
     const rp_json *config;  /* the spec's `config:` mapping for this policy; an empty object if none */
     const char *policy_name; /* the configured name of the instance being evaluated */
-    /* The last command parsed in this evaluation (src/policies/shell_input.c): every shell
+    /* The last command parsed in this evaluation (src/policies/common/shell_input.c): every shell
      * policy of a pass reads the same command, and it is parsed once. NULL at the start. */
     void *shell_memo;
     /* Whether the user trusted a project directory (`rampart trust`), for policies that read a

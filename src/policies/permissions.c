@@ -16,7 +16,7 @@
 #include "core/buf.h"
 #include "engine/policy.h"
 #include "policies/builtins.h"
-#include "policies/common.h"
+#include "policies/common/common.h"
 #include "permissions/perm_load.h"
 #include "permissions/perm_policy.h"
 

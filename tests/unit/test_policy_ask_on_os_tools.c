@@ -8,7 +8,7 @@
 #include <cmocka.h>
 
 #include "policies/builtins.h"
-#include "policies/tools.h"
+#include "policies/common/tools.h"
 #include "policy_test_util.h"
 
 #define T (&rp_policy_ask_on_os_tools)

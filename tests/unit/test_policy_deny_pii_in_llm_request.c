@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include "policies/builtins.h"
-#include "policies/scan_common.h"
+#include "policies/content/scan_common.h"
 #include "policy_test_util.h"
 
 #define T         (&rp_policy_deny_pii_in_llm_request)

@@ -14,7 +14,7 @@
 
 #include "config/config.h"
 #include "policies/builtins.h"
-#include "policies/scan_common.h"
+#include "policies/content/scan_common.h"
 #include "policy_test_util.h"
 #include "scan_secret_gen.h"
 

@@ -7,8 +7,8 @@
 
 #include <cmocka.h>
 
-#include "policies/shell_input.h"
-#include "policies/tools.h"
+#include "policies/common/shell_input.h"
+#include "policies/common/tools.h"
 #include "policy_test_util.h"
 
 static void test_default_json_equals_table(void **unused)

@@ -1,4 +1,4 @@
-/* test_policy_tools_doc.c — docs/tools.md prints the tool table of src/policies/tools.c; this
+/* test_policy_tools_doc.c — docs/tools.md prints the tool table of src/policies/common/tools.c; this
  * test fails when the two disagree (a name or its hosts added, removed or changed on one side).
  * The document is found through RAMPART_SOURCE_DIR, which ctest sets. */
 #include <setjmp.h>
@@ -11,7 +11,7 @@
 
 #include <cmocka.h>
 
-#include "policies/tools.h"
+#include "policies/common/tools.h"
 
 #define MAX_ROWS 256
 

@@ -11,7 +11,7 @@
 #include <cmocka.h>
 
 #include "policies/builtins.h"
-#include "policies/tools.h"
+#include "policies/common/tools.h"
 #include "policy_test_util.h"
 #include "shell_policy_test_util.h"
 
