@@ -12,10 +12,10 @@
 #include "core/clock.h"
 
 static const rp_cli_command *const commands[] = {
-    &rp_cmd_eval,   &rp_cmd_validate, &rp_cmd_policies, &rp_cmd_log,       &rp_cmd_trust,
-    &rp_cmd_import, &rp_cmd_cel,      &rp_cmd_usage,    &rp_cmd_spend,     &rp_cmd_pricing,
-    &rp_cmd_hook,   &rp_cmd_approve,  &rp_cmd_install,  &rp_cmd_uninstall, &rp_cmd_doctor,
-    &rp_cmd_init,
+    &rp_cmd_eval,    &rp_cmd_validate,  &rp_cmd_policies, &rp_cmd_log,
+    &rp_cmd_trust,   &rp_cmd_import,    &rp_cmd_cel,      &rp_cmd_usage,
+    &rp_cmd_spend,   &rp_cmd_pricing,   &rp_cmd_hook,     &rp_cmd_approve,
+    &rp_cmd_install, &rp_cmd_uninstall, &rp_cmd_doctor,   &rp_cmd_init,
 };
 
 const rp_cli_command *const *rp_cli_commands(size_t *count)
@@ -92,17 +92,6 @@ int rp_cli_flag_value(int argc, char **argv, int *i, const char *long_name, cons
 bool rp_cli_is_help(const char *arg)
 {
     return strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0;
-}
-
-void rp_cli_print_diags(const rp_config *cfg, FILE *out)
-{
-    rp_buf line = {0};
-    for (size_t i = 0; i < cfg->n_diags; i++) {
-        rp_buf_reset(&line);
-        rp_diag_format(&cfg->diags[i], &line);
-        fprintf(out, "%s\n", line.data ? line.data : "");
-    }
-    rp_buf_free(&line);
 }
 
 int rp_cli_parse_since(const char *text, int64_t now_us, int64_t *us)

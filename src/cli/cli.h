@@ -76,9 +76,6 @@ bool rp_cli_is_help(const char *arg);
 
 /* ---- shared pieces ---- */
 
-/* Prints every diagnostic of cfg (errors and warnings) to `out`, one per line. */
-void rp_cli_print_diags(const rp_config *cfg, FILE *out);
-
 /* Parses `--since`: RFC 3339, or a relative age `<digits><s|m|h|d|w>` counted back from now_us.
  * Returns 0 and *us, or -1. */
 int rp_cli_parse_since(const char *text, int64_t now_us, int64_t *us);

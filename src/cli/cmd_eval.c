@@ -260,7 +260,7 @@ static int eval_run(int argc, char **argv)
 
     rp_config_trust_probe probe = {.prog = "rampart eval", .dir = o.state_dir};
     rp_config *cfg = load_config(&o, &probe);
-    rp_cli_print_diags(cfg, stderr);
+    rp_config_print_diags(cfg, stderr);
     rp_store *store = NULL;
     bool store_failed = false;
     FILE *in = NULL;

@@ -236,7 +236,7 @@ static int config_path(const install_args *a, char real[PATH_MAX], const char *p
     rp_config *cfg = rp_config_load(&f, 1);
     size_t n_errors = cfg->n_errors;
     if (n_errors > 0) {
-        rp_cli_print_diags(cfg, stderr);
+        rp_config_print_diags(cfg, stderr);
     }
     rp_config_free(cfg);
     if (n_errors > 0) {

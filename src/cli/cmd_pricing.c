@@ -257,7 +257,7 @@ static int pricing_main(const pricing_options *o)
 {
     rp_config *cfg = load_config(o);
     if (cfg->n_errors > 0) {
-        rp_cli_print_diags(cfg, stderr);
+        rp_config_print_diags(cfg, stderr);
         rp_config_free(cfg);
         return RP_EXIT_USAGE;
     }

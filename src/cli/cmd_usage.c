@@ -189,7 +189,7 @@ static int usage_run(int argc, char **argv)
     FILE *in = NULL;
     rp_arena pa = {0};
     rp_config *cfg = load_pricing_config(files, n_files);
-    rp_cli_print_diags(cfg, stderr);
+    rp_config_print_diags(cfg, stderr);
     if (cfg->n_errors > 0) {
         fprintf(stderr, "rampart usage: %zu configuration error%s; nothing recorded\n",
                 cfg->n_errors, cfg->n_errors == 1 ? "" : "s");

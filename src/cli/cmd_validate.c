@@ -20,7 +20,7 @@ static int validate_one(const char *path)
 {
     rp_config_file file = {.path = path, .level = RP_LEVEL_EXPLICIT};
     rp_config *cfg = rp_config_load(&file, 1);
-    rp_cli_print_diags(cfg, cfg->n_errors > 0 ? stderr : stdout);
+    rp_config_print_diags(cfg, cfg->n_errors > 0 ? stderr : stdout);
     int status = RP_EXIT_OK;
     if (cfg->n_errors > 0) {
         fprintf(stderr, "%s: %zu error%s\n", path, cfg->n_errors, cfg->n_errors == 1 ? "" : "s");

@@ -47,3 +47,14 @@ rp_config *rp_config_load_stack(const rp_config_file *files, size_t n_files,
     }
     return rp_config_load(stack, n);
 }
+
+void rp_config_print_diags(const rp_config *cfg, FILE *out)
+{
+    rp_buf line = {0};
+    for (size_t i = 0; i < cfg->n_diags; i++) {
+        rp_buf_reset(&line);
+        rp_diag_format(&cfg->diags[i], &line);
+        fprintf(out, "%s\n", line.data ? line.data : "");
+    }
+    rp_buf_free(&line);
+}

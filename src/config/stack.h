@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "config/config.h"
 #include "store/store.h"
@@ -25,5 +26,8 @@ bool rp_config_probe_trusted(void *self, const char *dir);
  * n_errors. */
 rp_config *rp_config_load_stack(const rp_config_file *files, size_t n_files,
                                 rp_config_trust_probe *probe, bool warn_when_empty);
+
+/* Prints every diagnostic of cfg (errors and warnings), one line each. */
+void rp_config_print_diags(const rp_config *cfg, FILE *out);
 
 #endif

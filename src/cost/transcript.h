@@ -17,7 +17,7 @@
  * message requested (a PreToolUse/PostToolUse names its tool_use_id: the tool runs once the
  * block that asked for it was written).
  *
- * Pure: the caller reads the bytes (src/cli/hook_spend.c) and remembers the offset. */
+ * Pure: the caller reads the bytes (src/hosts/hook_spend.c) and remembers the offset. */
 #ifndef RAMPART_COST_TRANSCRIPT_H
 #define RAMPART_COST_TRANSCRIPT_H
 

@@ -30,7 +30,7 @@
  * (the hook's tool_use_id is CALL_ID); a patch is a FileChange item and an MCP call a
  * McpToolCall item, each with the same `status`.
  *
- * Pure: the caller (src/cli/hook_spend.c) reads the bytes and remembers the offset; the result
+ * Pure: the caller (src/hosts/hook_spend.c) reads the bytes and remembers the offset; the result
  * is the Claude reader's rp_transcript_chunk, so the ledger path is one. */
 #ifndef RAMPART_HOSTS_CODEX_ROLLOUT_H
 #define RAMPART_HOSTS_CODEX_ROLLOUT_H

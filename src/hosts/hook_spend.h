@@ -5,8 +5,8 @@
  * evaluating, so the budget policies see every message written so far in the same call. The
  * transcript is read from the offset remembered for (session, path) to its end; the parsing
  * rules are in src/cost/transcript.h (Claude Code, Gemini) and src/hosts/codex_rollout.h. */
-#ifndef RAMPART_CLI_HOOK_SPEND_H
-#define RAMPART_CLI_HOOK_SPEND_H
+#ifndef RAMPART_HOSTS_HOOK_SPEND_H
+#define RAMPART_HOSTS_HOOK_SPEND_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -5,7 +5,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cli/hook_deadline.h"
+#include "hosts/hook_deadline.h"
 
 #define ANSWER_MAX 65536
 

@@ -9,8 +9,8 @@
  * SIGSTKFLT) give the same answer; SIGXFSZ is ignored (a write past `ulimit -f` fails with EFBIG:
  * a store error, which fails closed) and so is SIGPIPE. Only write(2) and _exit(2) run in the
  * handler. */
-#ifndef RAMPART_CLI_HOOK_DEADLINE_H
-#define RAMPART_CLI_HOOK_DEADLINE_H
+#ifndef RAMPART_HOSTS_HOOK_DEADLINE_H
+#define RAMPART_HOSTS_HOOK_DEADLINE_H
 
 #include <stddef.h>
 #include <stdint.h>

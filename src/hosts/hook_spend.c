@@ -14,7 +14,7 @@
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE /* memmem */
 #endif
-#include "cli/hook_spend.h"
+#include "hosts/hook_spend.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -25,7 +25,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cli/hook_deadline.h"
+#include "hosts/hook_deadline.h"
 #include "core/arena.h"
 #include "core/clock.h"
 #include "cost/usage.h"
