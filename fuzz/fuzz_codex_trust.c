@@ -1,4 +1,4 @@
-/* fuzz_codex_trust.c — libFuzzer target for the Codex hook-trust reader (src/hosts/codex_trust.c).
+/* fuzz_codex_trust.c — libFuzzer target for the Codex hook-trust reader (src/install/codex_trust.c).
  *
  * Input: HOOKS_JSON NUL CONFIG_TOML, or, without a NUL, CONFIG_TOML alone checked against a
  * fixed hooks.json of rampart's shape (so the fuzzer spends its time in the TOML reader). The
@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hosts/codex_trust.h"
+#include "install/codex_trust.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -1,5 +1,5 @@
 /* fuzz_extension_command.c — libFuzzer target for the RAMPART_COMMAND line of the Pi and
- * opencode extensions (src/hosts/install_targets.c): rp_install_extension_text writes it,
+ * opencode extensions (src/install/install_targets.c): rp_install_extension_text writes it,
  * rp_install_extension_command (doctor) reads it back.
  *
  * The first byte picks the host and the mode. Mode 0: the rest, split at NUL bytes into at most
@@ -14,7 +14,7 @@
 
 #include "core/arena.h"
 #include "core/buf.h"
-#include "hosts/install_targets.h"
+#include "install/install_targets.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -20,8 +20,8 @@
 
 #include "cli/cli.h"
 #include "core/json.h"
-#include "cli/host_offswitch.h"
-#include "hosts/install_targets.h"
+#include "install/host_offswitch.h"
+#include "install/install_targets.h"
 
 static const char doctor_usage[] =
     "usage: rampart doctor [--project]\n"

@@ -1,7 +1,7 @@
 /* cmd_import.c — `rampart import claude-code [--root DIR] [SETTINGS.json | -]`.
  *
  * Reads Claude Code's settings file and prints the rampart `policies:` block that enforces the
- * same permission rules (the translation itself is src/hosts/claude_rules.c). Printing rather
+ * same permission rules (the translation itself is src/install/claude_rules.c). Printing rather
  * than writing a config file leaves the person in charge of where the rules go and lets them
  * read the "not translated" list first. */
 #include <errno.h>
@@ -16,7 +16,7 @@
 #include "core/arena.h"
 #include "core/buf.h"
 #include "core/json.h"
-#include "hosts/claude_rules.h"
+#include "install/claude_rules.h"
 
 /* Settings files are small; a bigger input is a mistake, not something to translate. */
 #define MAX_SETTINGS_BYTES (16u << 20)

@@ -15,9 +15,9 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
-#include "cli/host_offswitch.h"
+#include "install/host_offswitch.h"
 #include "core/safe_file.h"
-#include "hosts/install_targets.h"
+#include "install/install_targets.h"
 #include "scan/redact.h"
 
 static const char install_usage[] =

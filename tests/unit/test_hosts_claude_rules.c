@@ -15,7 +15,7 @@
 #include "core/buf.h"
 #include "core/json.h"
 #include "config/yaml_load.h"
-#include "hosts/claude_rules.h"
+#include "install/claude_rules.h"
 
 static rp_arena A;
 static rp_claude_result R;

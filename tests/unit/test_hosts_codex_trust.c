@@ -1,4 +1,4 @@
-/* test_hosts_codex_trust.c — reading Codex's hook trust (src/hosts/codex_trust.c). The hashes
+/* test_hosts_codex_trust.c — reading Codex's hook trust (src/install/codex_trust.c). The hashes
  * are the ones Codex 0.171.0 itself reported (`codex app-server`, hooks/list, currentHash) for
  * a hooks.json of rampart's shape with the command "/usr/local/bin/rampart hook codex", so the
  * check agrees with Codex, not only with itself. */
@@ -10,7 +10,7 @@
 
 #include <cmocka.h>
 
-#include "hosts/codex_trust.h"
+#include "install/codex_trust.h"
 
 #define PATH "/h/.codex/hooks.json"
 #define GROUP(m)                                                                                   \

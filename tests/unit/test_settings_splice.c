@@ -1,5 +1,5 @@
 /* test_settings_splice.c — rampart's hook entries spliced into host settings files
- * (src/hosts/settings_splice.c) through the real per-host tables (install_targets.c): the exact
+ * (src/install/settings_splice.c) through the real per-host tables (install_targets.c): the exact
  * text install writes into a fresh file and next to existing content, install then uninstall
  * giving back the exact bytes of many real-looking files (permissions, env, other tools' hooks,
  * odd whitespace, CRLF, tabs, minified, unicode escapes, empty), idempotence, other handlers in
@@ -15,8 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hosts/install_targets.h"
-#include "hosts/settings_splice.h"
+#include "install/install_targets.h"
+#include "install/settings_splice.h"
 
 #define CLAUDE_CMD "/usr/local/bin/rampart hook claude-code"
 

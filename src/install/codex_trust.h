@@ -13,8 +13,8 @@
  * (codex-rs hooks discovery.rs and config fingerprint.rs; checked against Codex 0.171's own
  * `hooks/list`). A new hook is "untrusted", a changed one (another binary, another -c)
  * "modified": Codex skips both without a word at run time. */
-#ifndef RAMPART_HOSTS_CODEX_TRUST_H
-#define RAMPART_HOSTS_CODEX_TRUST_H
+#ifndef RAMPART_INSTALL_CODEX_TRUST_H
+#define RAMPART_INSTALL_CODEX_TRUST_H
 
 #include <stdbool.h>
 #include <stddef.h>

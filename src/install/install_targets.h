@@ -5,14 +5,14 @@
  * host's unit, and the shape of the registration (see settings_splice.h). Pi and opencode take
  * an extension file instead of a settings entry: its text is compiled into the binary from
  * integrations/<host>/rampart.ts (see CMakeLists.txt). */
-#ifndef RAMPART_HOSTS_INSTALL_TARGETS_H
-#define RAMPART_HOSTS_INSTALL_TARGETS_H
+#ifndef RAMPART_INSTALL_INSTALL_TARGETS_H
+#define RAMPART_INSTALL_INSTALL_TARGETS_H
 
 #include <stdbool.h>
 #include <stddef.h>
 
 #include "core/arena.h"
-#include "hosts/settings_splice.h"
+#include "install/settings_splice.h"
 
 /* Generated from integrations/pi/rampart.ts and integrations/opencode/rampart.ts. */
 extern const char rp_extension_pi[];

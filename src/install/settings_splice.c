@@ -4,7 +4,7 @@
  * nodes that know their byte offsets, which the reader does not keep. Install and uninstall then
  * compute a list of edits (replace bytes [from, to) by some text) against the original text and
  * apply them in one pass, so every byte outside an edit comes through unchanged. */
-#include "hosts/settings_splice.h"
+#include "install/settings_splice.h"
 
 #include <stdint.h>
 #include <stdio.h>

@@ -17,8 +17,8 @@
 #include "core/buf.h"
 #include "core/json.h"
 #include "core/sha256.h"
-#include "hosts/codex_trust.h"
-#include "hosts/settings_splice.h"
+#include "install/codex_trust.h"
+#include "install/settings_splice.h"
 
 #define MAX_SEGMENTS 8
 

@@ -14,12 +14,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli/host_offswitch.h"
+#include "install/host_offswitch.h"
 #include "core/arena.h"
 #include "core/json.h"
-#include "hosts/codex_trust.h"
-#include "hosts/install_targets.h"
-#include "hosts/settings_splice.h"
+#include "install/codex_trust.h"
+#include "install/install_targets.h"
+#include "install/settings_splice.h"
 #include "path/path.h"
 
 #define CLAUDE_MANAGED_DIR     "/etc/claude-code"

@@ -11,7 +11,7 @@
  * Read and Edit specifiers use gitignore syntax with four anchors (`//abs`, `~/`, `/` = the
  * settings file's root, anything else = the working directory); path_patterns() explains how
  * each is spelled in rampart's glob language, where `*` crosses '/' and `?` is any character. */
-#include "hosts/claude_rules.h"
+#include "install/claude_rules.h"
 
 #include <stdarg.h>
 #include <stdint.h>

@@ -18,8 +18,8 @@
  *                naming rampart.ts.
  *   opencode     OPENCODE_PURE; OPENCODE_DISABLE_PROJECT_CONFIG with a project install; the
  *                newest opencode log saying rampart's plugin failed to load. */
-#ifndef RAMPART_CLI_HOST_OFFSWITCH_H
-#define RAMPART_CLI_HOST_OFFSWITCH_H
+#ifndef RAMPART_INSTALL_HOST_OFFSWITCH_H
+#define RAMPART_INSTALL_HOST_OFFSWITCH_H
 
 #include <stdbool.h>
 #include <stddef.h>

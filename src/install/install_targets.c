@@ -1,6 +1,6 @@
 /* install_targets.c — the per-host tables of install_targets.h (agent-hosts.md A.1.1, A.2.1,
  * A.3, A.4, A.5). */
-#include "hosts/install_targets.h"
+#include "install/install_targets.h"
 
 #include <stdlib.h>
 #include <string.h>

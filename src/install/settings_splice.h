@@ -12,8 +12,8 @@
  * it; rp_splice_uninstall_exact settles that with the backup install wrote.)
  *
  * Pure: no I/O. Text in, text out. */
-#ifndef RAMPART_HOSTS_SETTINGS_SPLICE_H
-#define RAMPART_HOSTS_SETTINGS_SPLICE_H
+#ifndef RAMPART_INSTALL_SETTINGS_SPLICE_H
+#define RAMPART_INSTALL_SETTINGS_SPLICE_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -14,8 +14,8 @@
  * rule such as Bash(run_in_background:true), a non-string entry) is returned in `skipped` and
  * printed as a comment. A translation that matches more than Claude Code would (an allow
  * whose single-segment `*` becomes rampart's `*`, which crosses '/') carries a note. */
-#ifndef RAMPART_HOSTS_CLAUDE_RULES_H
-#define RAMPART_HOSTS_CLAUDE_RULES_H
+#ifndef RAMPART_INSTALL_CLAUDE_RULES_H
+#define RAMPART_INSTALL_CLAUDE_RULES_H
 
 #include <stdbool.h>
 #include <stddef.h>

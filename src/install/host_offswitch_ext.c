@@ -14,7 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cli/host_offswitch.h"
+#include "install/host_offswitch.h"
 #include "core/arena.h"
 #include "core/json.h"
 
