@@ -6,7 +6,8 @@ reviewer would otherwise have to remember, checked on every test run.
 
   1. Include edges: a file in module A may include a header of module B only when the table
      ALLOWED below has the arrow A -> B. A module is the first folder under src/ (policies/
-     families count as `policies`).
+     families count as `policies`); a family folder policies/<family>/ includes only itself,
+     policies/common/ and the headers on top of policies/.
   2. No include cycle between modules (implied by 1 while the table is acyclic; checked
      anyway so that a widened table cannot bring one in).
   3. Sizes: no function over 150 lines, no file over 1,200 lines, except the entries of
@@ -77,6 +78,18 @@ INCLUDE_RX = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 
 def module_of(rel):
     return rel.split("/", 1)[0]
+
+
+def policy_family_problem(rel, inc):
+    """A builtin family (policies/<family>/) sees its own family, policies/common/ and the
+    registry on top, never another family: families are independent, as curl's vtls backends."""
+    parts, inc_parts = rel.split("/"), inc.split("/")
+    if len(parts) < 3 or parts[0] != "policies" or len(inc_parts) < 3 or inc_parts[0] != "policies":
+        return None
+    family, other = parts[1], inc_parts[1]
+    if other in (family, "common"):
+        return None
+    return f"policies/{family}/ may not include {inc} (families are independent; share through policies/common/)"
 
 
 def source_files(src):
@@ -180,6 +193,9 @@ def check(root):
             if not os.path.exists(os.path.join(src, inc)):
                 continue  # generated or system-relative header
             lineno = text.count("\n", 0, m.start()) + 1
+            family_problem = policy_family_problem(rel, inc)
+            if family_problem:
+                problems.append(f"src/{rel}:{lineno}: {family_problem}")
             if target != mod:
                 edges.setdefault(mod, set()).add(target)
                 allowed = ALLOWED[mod]

@@ -115,3 +115,15 @@ if(RAMPART_REALHOSTS)
   endif()
   set_tests_properties(e2e.realhosts PROPERTIES TIMEOUT 900 SKIP_RETURN_CODE 77)
 endif()
+
+# The house rules (docs/architecture.md): include arrows between modules, no cycles, sizes, one
+# home per rule. The self-test proves the check can fail: it adds a backward include, a long
+# function and a second apply_patch reader to a copy of src/ and expects each to be reported.
+add_test(NAME layout.check
+         COMMAND ${RAMPART_PYTHON} ${CMAKE_SOURCE_DIR}/scripts/check_layout.py ${CMAKE_SOURCE_DIR})
+add_test(NAME layout.self_test
+         COMMAND ${RAMPART_PYTHON} ${CMAKE_SOURCE_DIR}/scripts/check_layout.py --self-test
+                 ${CMAKE_SOURCE_DIR})
+# The embed archive exports the rampart_* API and nothing else.
+add_test(NAME layout.exports
+         COMMAND sh ${CMAKE_SOURCE_DIR}/scripts/check_exports.sh ${RAMPART_EMBED_A})
