@@ -1,4 +1,4 @@
-/* cost_common.c — the validation and the one evaluation routine of the cost policies
+/* budget.c — the validation and the one evaluation routine of the cost policies
  * (reference §5.8–5.10, issue 6). Each policy file only says where its spend and approval come
  * from and what its texts call them. */
 #include "cost/budget.h"

@@ -1,4 +1,4 @@
-/* cost_common.h — what the four cost policies share (reference §5.8–5.10 and issue 6): the
+/* budget.h — what the four cost policies share (reference §5.8–5.10 and issue 6): the
  * validation of max_cost_usd / ask_thresholds_usd / expensive_models, one evaluation routine
  * parametrised by where the spend and the approval come from and by the labels of the texts,
  * and the check of a sub-agent's `cost_budget` argument.

@@ -21,7 +21,7 @@
  *                               response's usage once, keyed by the moment it fired. The hook
  *                               records that usage only when the chat recording at
  *                               transcript_path cannot be read: the recording has the cached and
- *                               thinking tokens the payload lacks (src/cli/cmd_hook.c).
+ *                               thinking tokens the payload lacks (src/hosts/hook.c).
  *   SessionStart / SessionEnd → session_start / session_end; AfterAgent → stop.
  *   Notification, PreCompress, BeforeToolSelection (and unknown events): ignored.
  *

@@ -487,7 +487,7 @@ int rp_hook_record_transcript(rp_store *store, const rp_pricing *pricing,
     stats->found = rc == 0 ? r.size >= 0 : rc < 0 && r.size >= 0;
     /* Bytes of a transcript that exists and were not committed: a backlog left for the next call,
      * or a chunk whose ledger write failed (a store error). Either way the session's spend is not
-     * all known, and a budget must not be judged on what was (cmd_hook.c: spend_unknown). A file
+     * all known, and a budget must not be judged on what was (hook.c: spend_unknown). A file
      * that cannot be read at all (r.size < 0) has no such bytes: it is logged, as before. */
     stats->unread = (rc < 0 || (rc == 0 && !r.at_eof)) && r.size > r.offset ? r.size - r.offset : 0;
     if (rc == 0 && r.call_id != NULL && stats->call_outcome == RP_TOOL_UNKNOWN && !r.reset) {

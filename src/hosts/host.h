@@ -1,4 +1,4 @@
-/* host.h — the contract between `rampart hook` (src/cli/cmd_hook.c) and the per-host adapters
+/* host.h — the contract between `rampart hook` (src/hosts/hook.c) and the per-host adapters
  * (src/hosts/<host>.c, one file per host).
  *
  * An adapter is two pure functions. `parse` turns the host's stdin JSON into a PolicyEvent (the

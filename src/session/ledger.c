@@ -1,4 +1,4 @@
-/* session_cost.c — the spend ledger around one stateful evaluation (see session_cost.h). */
+/* ledger.c — the spend ledger around one stateful evaluation (see ledger.h). */
 #include "session/ledger.h"
 
 #include <stdio.h>

@@ -1,4 +1,4 @@
-/* session_cost.h — the spend ledger around one stateful evaluation (issue 6; private to
+/* ledger.h — the spend ledger around one stateful evaluation (issue 6; private to
  * src/session/session.c).
  *
  * Before the engine runs, inside the store transaction: the session is linked into its spawn

@@ -1,4 +1,4 @@
-/* git_cli.c — git's global options before the subcommand (git_cli.h). */
+/* git.c — git's global options before the subcommand (git.h). */
 #include "shell/git.h"
 
 #include <string.h>

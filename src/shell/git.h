@@ -1,4 +1,4 @@
-/* git_cli.h — git's global options, read as git reads them (git.c handle_options), for the
+/* git.h — git's global options, read as git reads them (git.c handle_options), for the
  * policies that look at `git` commands (github_policy, block_working_dir_changes).
  *
  * `git [-C DIR] [-c K=V] [--git-dir X] [--no-pager] … SUBCOMMAND ARGS`: the subcommand is the

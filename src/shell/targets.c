@@ -1,4 +1,4 @@
-/* write_targets.c — which files a shell command writes (write_targets.h).
+/* targets.c — which files a shell command writes (targets.h).
  *
  * Only argv is read, after the parser's quote removal, so `echo "> /etc/x"` writes nothing.
  * Options with values are skipped per program so that `touch -d 2024-01-01 f` names f, not

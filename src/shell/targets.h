@@ -1,4 +1,4 @@
-/* write_targets.h — the files a shell command would write, for worktree_guard: the write
+/* targets.h — the files a shell command would write, for worktree_guard: the write
  * targets of each simple command of a parsed shell command (redirections, tee, sed -i, perl -i,
  * cp/mv/install/ln destinations, touch, mkdir, rm, rmdir, truncate, dd of=). The files of a
  * patch are read by shell/patch.h. */

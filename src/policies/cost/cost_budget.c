@@ -1,7 +1,7 @@
 /* cost_budget — the session's (whole spawn tree's) spend against a hard cap and soft
  * checkpoints (reference §5.8). Spend is context.usage.total_cost_usd; the approved checkpoint
  * is session state, which the session layer routes to the root so one approval covers the
- * tree. The logic is cost_common.c's. */
+ * tree. The logic is src/cost/budget.c's. */
 #include "engine/policy.h"
 #include "policies/builtins.h"
 #include "cost/budget.h"

@@ -3,7 +3,7 @@
  * The reference checks the path of seven write tools textually: it never knows the cwd, so it
  * denies every absolute path, and it misses every other host's write tools, apply_patch and
  * the shell (Known weakness). rampart checks every tool of the RP_TOOLS_WRITE set (paths of
- * apply_patch from its headers) and the write targets of shell commands (write_targets.c).
+ * apply_patch from its headers) and the write targets of shell commands (src/shell/targets.c).
  * When context.cwd is known it is the worktree: relative paths resolve against it, absolute
  * paths inside it pass, `..` and symlink escapes (through ctx->fs) are denied. Without it the
  * reference's textual rule applies. Device sinks (/dev/null, …) are not writes; the roots of
