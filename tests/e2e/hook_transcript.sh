@@ -6,7 +6,7 @@
 # line). Every event reads the new lines, and a message is recorded as soon as it is proven
 # complete (its stop_reason, a later prompt, the tool call it asked for, the end of the turn).
 # A cost_budget of $0.11 sits between the spend after turn 2 ($0.103773) and after turn 3's
-# first message I ($0.115767; the figures are worked out in tests/unit/test_hook_spend.c): the
+# first message I ($0.115767; the figures are worked out in tests/unit/test_hosts_hook_spend.c): the
 # tool call I asked for, the first after the crossing, is denied with the policy's exact
 # reason, and so are the next prompt and tool call. `rampart spend` shows the exact totals.
 #

@@ -386,7 +386,7 @@ check "claude-code: doctor says CLAUDE_CODE_SIMPLE (claude --bare) runs no hook"
 "$BIN" uninstall claude-code >/dev/null 2>&1
 
 # Codex: trust, as Codex keeps it in ~/.codex/config.toml (the hash is Codex's; the unit test
-# test_hosts_codex_trust pins it to what Codex itself computes).
+# test_install_codex_trust pins it to what Codex itself computes).
 codex_trust() {
     python3 - "$HOME/.codex/hooks.json" >"$HOME/.codex/config.toml" <<'PY'
 import hashlib, json, re, sys

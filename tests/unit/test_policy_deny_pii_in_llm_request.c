@@ -389,7 +389,7 @@ static void expect_redact(const pt_policy *p, const char *event, const char *dat
     pt_eval_free(&e);
 }
 
-static void test_redact(void **unused)
+static void test_scan_redact(void **unused)
 {
     (void)unused;
     pt_policy p;
@@ -531,7 +531,7 @@ int main(void)
         cmocka_unit_test(test_pii_types),
         cmocka_unit_test(test_unknown_pii_types),
         cmocka_unit_test(test_ask),
-        cmocka_unit_test(test_redact),
+        cmocka_unit_test(test_scan_redact),
         cmocka_unit_test(test_lazy_scanner),
     };
     return cmocka_run_group_tests(tests, setup_cache, teardown_cache);

@@ -409,7 +409,7 @@ static void expect_redact(const pt_policy *p, const char *event, const char *dat
     pt_eval_free(&e);
 }
 
-static void test_redact(void **unused)
+static void test_scan_redact(void **unused)
 {
     (void)unused;
     const char *gh = ghp_token(14);
@@ -495,7 +495,7 @@ int main(void)
         cmocka_unit_test(test_types),
         cmocka_unit_test(test_allow_patterns),
         cmocka_unit_test(test_ask),
-        cmocka_unit_test(test_redact),
+        cmocka_unit_test(test_scan_redact),
         cmocka_unit_test(test_scanner_failure),
     };
     return cmocka_run_group_tests(tests, setup_cache, teardown);

@@ -118,7 +118,7 @@ static void test_reference_textual_rule(void **unused)
     PT_EXPECT(&p, "{\"type\":\"tool_result\",\"data\":{\"name\":\"Write\"}}", RP_ALLOW, NULL, NULL);
 }
 
-static void test_params(void **unused)
+static void test_config_params(void **unused)
 {
     (void)unused;
     pt_policy q;
@@ -383,7 +383,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_reference_textual_rule),
         cmocka_unit_test(test_home_paths_without_home_are_outside),
-        cmocka_unit_test(test_params),
+        cmocka_unit_test(test_config_params),
         cmocka_unit_test(test_cwd_is_the_worktree),
         cmocka_unit_test(test_symlink_escape),
         cmocka_unit_test(test_extra_write_roots),

@@ -212,7 +212,7 @@ static void test_cache_round_trip(void **state)
 
 /* A finding contained in a longer one of another type goes; equal spans keep the earlier
  * type; the output is sorted. Exercised through redaction, whose input is any finding list. */
-static void test_redact(void **state)
+static void test_scan_redact(void **state)
 {
     (void)state;
     rp_arena a = {0};
@@ -381,7 +381,7 @@ int main(void)
         cmocka_unit_test(test_type_names),
         cmocka_unit_test(test_default_cache_dir),
         cmocka_unit_test(test_no_types_finds_nothing),
-        cmocka_unit_test(test_redact),
+        cmocka_unit_test(test_scan_redact),
         cmocka_unit_test(test_cache_round_trip),
         cmocka_unit_test(test_overlaps_resolved),
         cmocka_unit_test(test_unicode_digit_values),

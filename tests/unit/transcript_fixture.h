@@ -1,4 +1,4 @@
-/* transcript_fixture.h — what the transcript-reader tests share (test_hosts_transcript.c,
+/* transcript_fixture.h — what the transcript-reader tests share (test_cost_transcript.c,
  * test_hosts_codex_rollout.c): one recorded session file read whole for the test group, and a
  * usage block's counts as the ledger reads them. Include after <cmocka.h>. */
 #ifndef RAMPART_TESTS_TRANSCRIPT_FIXTURE_H

@@ -1,4 +1,4 @@
-/* test_event_ids.c — the one bound on identifier length (RP_ID_MAX): every identifier the event
+/* test_engine_event_ids.c — the one bound on identifier length (RP_ID_MAX): every identifier the event
  * reader exposes is checked, the error names the field and the limit, and a real sub-agent id
  * passes. */
 #include <setjmp.h>

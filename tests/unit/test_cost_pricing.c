@@ -1,4 +1,4 @@
-/* test_engine_pricing.c — the price table: the shipped data/pricing.json checked entry by entry
+/* test_cost_pricing.c — the price table: the shipped data/pricing.json checked entry by entry
  * (the only test that reads the shipped prices), the lookup rules, config overrides, exact
  * nano-dollar costs, and validation of the config's `pricing:` block with file:line:col.
  * Behaviour tests use made-up models ("acme-…") from a config block, never shipped prices. */

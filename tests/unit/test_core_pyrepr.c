@@ -1,4 +1,4 @@
-/* test_policy_pyrepr.c — Python repr()/str()/lower()/int() as the reason texts need them.
+/* test_core_pyrepr.c — Python repr()/str()/lower()/int() as the reason texts need them.
  * Expected values were produced by CPython 3. */
 #include <setjmp.h>
 #include <stdarg.h>

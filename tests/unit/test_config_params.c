@@ -1,4 +1,4 @@
-/* test_params.c — rp_params_validate against a fake policy type with one parameter of every
+/* test_config_params.c — rp_params_validate against a fake policy type with one parameter of every
  * kind, so the schema checks are tested independently of the real builtins. */
 #include <setjmp.h>
 #include <stdarg.h>

@@ -1,4 +1,4 @@
-/* test_settings_splice.c — rampart's hook entries spliced into host settings files
+/* test_install_settings_splice.c — rampart's hook entries spliced into host settings files
  * (src/install/settings_splice.c) through the real per-host tables (install_targets.c): the exact
  * text install writes into a fresh file and next to existing content, install then uninstall
  * giving back the exact bytes of many real-looking files (permissions, env, other tools' hooks,

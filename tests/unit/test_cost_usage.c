@@ -1,4 +1,4 @@
-/* test_engine_usage.c — usage reports → ledger rows: token checks, reported cost, pricing from a
+/* test_cost_usage.c — usage reports → ledger rows: token checks, reported cost, pricing from a
  * config table, unpriced rows, the `rampart usage record` line format, the context form. */
 #include <setjmp.h>
 #include <stdarg.h>

@@ -1,4 +1,4 @@
-/* test_redact.c — the one redactor of reasons, notes and warnings (issue 16, point 7): every
+/* test_scan_redact.c — the one redactor of reasons, notes and warnings (issue 16, point 7): every
  * secret type, SSNs and card numbers are masked as deny_secrets masks its findings, ordinary
  * reasons (e-mail addresses naming a budget's owner, phone-like numbers included) are left alone,
  * and the engine passes every decision text through it whichever policy wrote it. */

@@ -1,4 +1,4 @@
-/* test_perm_bash.c — the command units of a bash command (reference permissions.md §4.2–4.4):
+/* test_permissions_bash.c — the command units of a bash command (reference permissions.md §4.2–4.4):
  * one per simple command wherever it sits, their text and spelling-independent form, the
  * wrapper floors (stricter than the reference), empty / comment-only / unreadable commands. */
 #include <setjmp.h>

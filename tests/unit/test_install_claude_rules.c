@@ -1,4 +1,4 @@
-/* test_hosts_claude_rules.c — Claude Code permission rules → rampart `permission` map: every
+/* test_install_claude_rules.c — Claude Code permission rules → rampart `permission` map: every
  * rule form, the deny > ask > allow precedence under last-match-wins, the untranslated
  * listing, YAML quoting (the output is read back with rampart's own YAML reader), and settings
  * of the wrong shape. */

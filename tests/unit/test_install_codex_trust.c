@@ -1,4 +1,4 @@
-/* test_hosts_codex_trust.c — reading Codex's hook trust (src/install/codex_trust.c). The hashes
+/* test_install_codex_trust.c — reading Codex's hook trust (src/install/codex_trust.c). The hashes
  * are the ones Codex 0.171.0 itself reported (`codex app-server`, hooks/list, currentHash) for
  * a hooks.json of rampart's shape with the command "/usr/local/bin/rampart hook codex", so the
  * check agrees with Codex, not only with itself. */

@@ -1,4 +1,4 @@
-/* test_perm_config.c — reading pi-permission-system's configuration (reference permissions.md
+/* test_permissions_config.c — reading pi-permission-system's configuration (reference permissions.md
  * §1): the strict `permission` grammar and its error paths, the lenient front-matter form, JSONC,
  * the agent front-matter reader (including what it cannot express) and rp_perm_load_pi over a
  * fake filesystem (trust, rejected files, the clamp, agent files, mcp.json). */

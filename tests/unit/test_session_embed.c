@@ -1,4 +1,4 @@
-/* test_embed.c — the public API in include/rampart.h, as an embedding program uses it. */
+/* test_session_embed.c — the public API in include/rampart.h, as an embedding program uses it. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

@@ -1,4 +1,4 @@
-/* test_perm_rules.c — the permissions policy's rule model (reference permissions.md §2): the
+/* test_permissions_rules.c — the permissions policy's rule model (reference permissions.md §2): the
  * seed's TDD steps "alias-aware evaluation" (evaluateAnyValue: last match wins across the path
  * aliases) and "manager" (composition: the default rule, the mcp baseline, the fail-closed clamp,
  * yolo, session rules appended last, the §1.6 scope merge), plus evaluateFirst, surface globs,

@@ -1,4 +1,4 @@
-/* test_perm_bash_candidates.c — the path tokens of a bash command (reference permissions.md
+/* test_permissions_bash_candidates.c — the path tokens of a bash command (reference permissions.md
  * §4.7–4.10; plan 0393 TDD step 6, "Bash program: pathRuleCandidates"): which words are paths,
  * the directory each is relative to after the cd fold, the rule candidates and the external
  * paths, against a fake filesystem. cwd /workspace/project, HOME /home/user, as the vectors. */

@@ -1,4 +1,4 @@
-/* test_engine_period.c — the UTC budget windows of src/cost/period.c: day edges to the
+/* test_cost_period.c — the UTC budget windows of src/cost/period.c: day edges to the
  * microsecond, ISO weeks that start in the previous year, leap days, quarter and year starts,
  * and times before 1970 or beyond any calendar. */
 #include <setjmp.h>

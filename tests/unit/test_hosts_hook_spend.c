@@ -1,4 +1,4 @@
-/* test_hook_spend.c — rp_hook_record_transcript (src/hosts/hook_spend.c): the fixture transcript
+/* test_hosts_hook_spend.c — rp_hook_record_transcript (src/hosts/hook_spend.c): the fixture transcript
  * (tests/data/hosts/claude-code/transcript/session.jsonl) into the ledger at the shipped prices,
  * re-reads that add nothing, a file that grows turn by turn, a file replaced by a shorter one;
  * and the store calls it needs (transcript offsets, rp_store_take_pending_at), on both backends.

@@ -1,4 +1,4 @@
-/* test_hosts_transcript.c — the Claude Code transcript parser (src/cost/transcript.c): the
+/* test_cost_transcript.c — the Claude Code transcript parser (src/cost/transcript.c): the
  * messages of a realistic session (tests/data/hosts/claude-code/transcript/session.jsonl) with
  * their final usage, the partial-line and deferred-last-message rules, malformed lines, and the
  * same result however the file is cut into two reads. */
