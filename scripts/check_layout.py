@@ -14,6 +14,9 @@ reviewer would otherwise have to remember, checked on every test run.
      SIZE_ALLOW, each with its reason.
   4. One home per rule: the patterns of BANNED mark a second copy of a shared rule and may
      appear only in their home files.
+  5. One prefix per module: an `rp_<word>` prefix declared in one module's headers is not
+     declared in another's (PREFIX_SHARED lists the exceptions, with their reasons), and the
+     old folder-less prefixes (sh_, pb_, ck_) are gone.
 
 Usage: check_layout.py [ROOT]   (exit 0 clean, 1 with one line per violation)
        check_layout.py --self-test ROOT   copies src/ to a temporary tree, adds a backward
@@ -72,6 +75,13 @@ BANNED = [
      "a space tokeniser for command text outside shell/ (use rp_sh_parse)"),
 ]
 BANNED_TOKENISER_HOME = "shell/"
+
+# prefix -> reason it is declared by more than one module
+PREFIX_SHARED = {
+    "rp_policy": "engine declares the contract (rp_policy_type, rp_policy_slot); policies/ "
+                 "define its instances, rp_policy_<name>, one per builtin",
+}
+OLD_PREFIXES = re.compile(r"^(sh|pb|ck|SH|PB|CK)_")
 
 INCLUDE_RX = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 
@@ -171,6 +181,47 @@ def functions(text):
     return
 
 
+def declared_names(text):
+    """Identifiers a header declares: functions, types, tags, enum constants, externs."""
+    t = re.sub(r"^#.*$", "", strip_comments_and_strings(text), flags=re.M)
+    out = set()
+    for m in re.finditer(r"^(?:extern\s+|static\s+inline\s+)?[A-Za-z_][\w\s\*]*?\b([A-Za-z_]\w*)\s*\(",
+                         t, re.M):
+        out.add(m.group(1))
+    for m in re.finditer(r"typedef\s+[^;{}]*?\b([A-Za-z_]\w*)\s*;", t):
+        out.add(m.group(1))
+    for m in re.finditer(r"\b(?:struct|enum|union)\s+([A-Za-z_]\w*)\s*\{", t):
+        out.add(m.group(1))
+    for m in re.finditer(r"^\}\s*([A-Za-z_]\w*)\s*;", t, re.M):
+        out.add(m.group(1))
+    for m in re.finditer(r"^extern\s+[^;()]*?\b([A-Za-z_]\w*)\s*(?:\[[^\]]*\])?\s*;", t, re.M):
+        out.add(m.group(1))
+    return out
+
+
+def prefix_problems(src):
+    owners = {}
+    problems = []
+    for rel in source_files(src):
+        if not rel.endswith(".h"):
+            continue
+        parts = rel.split("/")
+        mod = "/".join(parts[:2]) if parts[0] == "policies" and len(parts) > 2 else parts[0]
+        text = open(os.path.join(src, rel), encoding="utf-8", errors="replace").read()
+        for name in sorted(declared_names(text)):
+            if OLD_PREFIXES.match(name):
+                problems.append(f"src/{rel}: {name} has a prefix that does not say its module "
+                                "(rp_sh_, rp_perm_, cel_check_)")
+            if name.startswith("rp_") and name.count("_") >= 1:
+                prefix = "_".join(name.split("_")[:2])
+                owners.setdefault(prefix, {}).setdefault(mod, rel)
+    for prefix, mods in sorted(owners.items()):
+        if len(mods) > 1 and prefix not in PREFIX_SHARED:
+            where = ", ".join(f"{m} (src/{r})" for m, r in sorted(mods.items()))
+            problems.append(f"prefix {prefix}_ is declared by more than one module: {where}")
+    return problems
+
+
 def check(root):
     src = os.path.join(root, "src")
     problems = []
@@ -222,6 +273,8 @@ def check(root):
             for m in re.finditer(rx, code, re.M):
                 lineno = code.count("\n", 0, m.start()) + 1
                 problems.append(f"src/{rel}:{lineno}: {what}")
+    # 5. one prefix per module
+    problems.extend(prefix_problems(src))
     # 2. cycles between modules
     seen, stack = set(), []
 
