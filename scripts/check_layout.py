@@ -71,6 +71,8 @@ BANNED = [
     (r'\bhex_value\s*\(|\bhexval\s*\(|\bhex_digit_value\s*\(', {"core/utf8.c"},
      "a hex-digit helper outside core/utf8.c"),
     (r'^\s*static\b[^;{]*\butf8_\w*\s*\(', {"core/utf8.c"}, "a private UTF-8 helper outside core/utf8.c"),
+    (r'\bpcre2_\w+\s*\(|\bregcomp\s*\(', {"core/regex.c"},
+     "a regular-expression engine call outside core/regex.c"),
     (r'strcspn\s*\([^;]*" "\)|strtok(_r)?\s*\([^;]*" "', None,
      "a space tokeniser for command text outside shell/ (use rp_sh_parse)"),
 ]
