@@ -1,8 +1,10 @@
 /* config.c — rampart's configuration: files → validated settings and an engine.
  *
  * Each file is parsed by yaml_load.c into rp_json plus a table of source positions; this file
- * walks that tree, checks every key and value, and reports every problem with file:line:col.
- * Nothing stops at the first error: `rampart validate` must be able to list them all.
+ * walks that tree, checks every key and value, and reports every problem with file:line:col
+ * (the settings sections — user, hosts, pricing, ... — are checked by config_settings.c, with
+ * the diagnostics and shape checks of this file, through config_internal.h). Nothing stops at
+ * the first error: `rampart validate` must be able to list them all.
  *
  * Stacking. Files come in evaluation order (project, user, system; or the -c files). Policies
  * of every file all run, in that order. For settings the first file that sets a value wins,
@@ -10,6 +12,7 @@
  * default). A project file may only add policies: a repository cannot loosen the settings of
  * the person who runs the agent in it, so its other keys are ignored with a warning. */
 #include "config/config.h"
+#include "config/config_internal.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -22,46 +25,16 @@
 #include <unistd.h>
 
 #include "core/buf.h"
-#include "cost/pricing.h"
 #include "config/yaml_load.h"
 #include "policies/registry.h"
 
 #define MAX_CONFIG_BYTES (16u * 1024 * 1024)
-
-static const char *const known_hosts[] = {"claude-code", "codex", "cursor",
-                                          "gemini",      "pi",    "opencode"};
-#define N_HOSTS (sizeof known_hosts / sizeof known_hosts[0])
 
 /* Event types a spec's `on:` may name (the reference's phases plus rampart's own). */
 static const char *const known_phases[] = {"request",       "tool_call",   "tool_result",
                                            "response",      "llm_request", "llm_response",
                                            "session_start", "session_end", "stop"};
 #define N_PHASES (sizeof known_phases / sizeof known_phases[0])
-
-typedef struct host_state {
-    bool configured;
-    bool set_allow_overrides, set_ask_as, set_deny_exit_code, set_deadline_ms;
-    rp_host_settings s;
-} host_state;
-
-/* rp_config plus what is only needed while loading. Every rp_config is one of these. */
-typedef struct config_impl {
-    rp_config pub; /* first, so that a pointer to one is a pointer to the other */
-    size_t cap_diags, cap_slots, cap_files;
-    bool on_error_set, retention_set, budget_set;
-    host_state hosts[N_HOSTS];
-    rp_json *pricing;  /* merged object, or NULL */
-    rp_json *purposes; /* merged subagents.purposes, or NULL */
-    rp_json budget;    /* subagents.default_cost_budget when budget_set */
-} config_impl;
-
-/* One file being loaded. */
-typedef struct file_ctx {
-    config_impl *ci;
-    const char *file; /* arena copy */
-    rp_config_level level;
-    rp_yaml_doc doc;
-} file_ctx;
 
 /* ---- diagnostics ---- */
 
@@ -97,10 +70,8 @@ static void vreport(file_ctx *fc, int line, int col, const char *policy, const c
 }
 
 /* An error (or warning) at a value node. */
-static void error_at(file_ctx *fc, const rp_json *node, const char *policy, const char *param,
-                     const char *fmt, ...) __attribute__((format(printf, 5, 6)));
-static void error_at(file_ctx *fc, const rp_json *node, const char *policy, const char *param,
-                     const char *fmt, ...)
+void cfg_error_at(file_ctx *fc, const rp_json *node, const char *policy, const char *param,
+                  const char *fmt, ...)
 {
     int line, col;
     rp_yaml_pos(&fc->doc, node, &line, &col);
@@ -111,10 +82,8 @@ static void error_at(file_ctx *fc, const rp_json *node, const char *policy, cons
 }
 
 /* An error at a mapping key. */
-static void error_key(file_ctx *fc, const rp_json_member *m, const char *policy, const char *param,
-                      const char *fmt, ...) __attribute__((format(printf, 5, 6)));
-static void error_key(file_ctx *fc, const rp_json_member *m, const char *policy, const char *param,
-                      const char *fmt, ...)
+void cfg_error_key(file_ctx *fc, const rp_json_member *m, const char *policy, const char *param,
+                   const char *fmt, ...)
 {
     int line, col;
     rp_yaml_key_pos(&fc->doc, m, &line, &col);
@@ -191,36 +160,36 @@ static const char *describe(rp_arena *a, const rp_json *v)
     return "a value";
 }
 
-static const char *got(file_ctx *fc, const rp_json *v)
+const char *cfg_got(file_ctx *fc, const rp_json *v)
 {
     return describe(&fc->ci->pub.arena, v);
 }
 
 /* ---- small shape checks shared by the sections ---- */
 
-static bool is_null(const rp_json *v)
+bool cfg_is_null(const rp_json *v)
 {
     return !v || v->type == RP_JSON_NULL;
 }
 
 /* A non-empty string, else an error naming `key`. */
-static const char *want_string(file_ctx *fc, const rp_json *v, const char *policy, const char *key)
+const char *cfg_want_string(file_ctx *fc, const rp_json *v, const char *policy, const char *key)
 {
     if (v->type != RP_JSON_STRING || v->len == 0 || strlen(v->v.s) != v->len) {
         if (policy)
-            error_at(fc, v, policy, NULL, "%s: must be a non-empty string, got %s", key,
-                     got(fc, v));
+            cfg_error_at(fc, v, policy, NULL, "%s: must be a non-empty string, got %s", key,
+                         cfg_got(fc, v));
         else
-            error_at(fc, v, NULL, key, "must be a non-empty string, got %s", got(fc, v));
+            cfg_error_at(fc, v, NULL, key, "must be a non-empty string, got %s", cfg_got(fc, v));
         return NULL;
     }
     return v->v.s;
 }
 
-static bool want_bool(file_ctx *fc, const rp_json *v, const char *key, bool *out)
+bool cfg_want_bool(file_ctx *fc, const rp_json *v, const char *key, bool *out)
 {
     if (v->type != RP_JSON_BOOL) {
-        error_at(fc, v, NULL, key, "must be true or false, got %s", got(fc, v));
+        cfg_error_at(fc, v, NULL, key, "must be true or false, got %s", cfg_got(fc, v));
         return false;
     }
     *out = v->v.b;
@@ -228,45 +197,44 @@ static bool want_bool(file_ctx *fc, const rp_json *v, const char *key, bool *out
 }
 
 /* An integer >= min (bools and 1.0 are not integers). `what` is the prefix for spec fields. */
-static bool want_int(file_ctx *fc, const rp_json *v, const char *policy, const char *key,
-                     int64_t min, int64_t *out)
+bool cfg_want_int(file_ctx *fc, const rp_json *v, const char *policy, const char *key, int64_t min,
+                  int64_t *out)
 {
     if (v->type != RP_JSON_INT || v->v.i < min) {
         if (policy)
-            error_at(fc, v, policy, NULL, "%s: must be an integer >= %lld, got %s", key,
-                     (long long)min, got(fc, v));
+            cfg_error_at(fc, v, policy, NULL, "%s: must be an integer >= %lld, got %s", key,
+                         (long long)min, cfg_got(fc, v));
         else
-            error_at(fc, v, NULL, key, "must be an integer >= %lld, got %s", (long long)min,
-                     got(fc, v));
+            cfg_error_at(fc, v, NULL, key, "must be an integer >= %lld, got %s", (long long)min,
+                         cfg_got(fc, v));
         return false;
     }
     *out = v->v.i;
     return true;
 }
 
-static bool want_mapping(file_ctx *fc, const rp_json *v, const char *policy, const char *key)
+bool cfg_want_mapping(file_ctx *fc, const rp_json *v, const char *policy, const char *key)
 {
     if (v->type == RP_JSON_OBJECT)
         return true;
     if (policy)
-        error_at(fc, v, policy, NULL, "%s: must be a mapping, got %s", key, got(fc, v));
+        cfg_error_at(fc, v, policy, NULL, "%s: must be a mapping, got %s", key, cfg_got(fc, v));
     else
-        error_at(fc, v, NULL, key, "must be a mapping, got %s", got(fc, v));
+        cfg_error_at(fc, v, NULL, key, "must be a mapping, got %s", cfg_got(fc, v));
     return false;
 }
 
 /* Keys used as names (policies, hosts, labels, purposes) must be written as strings. */
-static bool want_name_key(file_ctx *fc, const rp_json_member *m, const char *policy,
-                          const char *what)
+bool cfg_want_name_key(file_ctx *fc, const rp_json_member *m, const char *policy, const char *what)
 {
     if (rp_yaml_key_is_string(&fc->doc, m) && m->key_len > 0 && strlen(m->key) == m->key_len)
         return true;
-    error_key(fc, m, policy, NULL, "%s must be a non-empty string, got '%s' (quote it)", what,
-              m->key);
+    cfg_error_key(fc, m, policy, NULL, "%s must be a non-empty string, got '%s' (quote it)", what,
+                  m->key);
     return false;
 }
 
-static void list_words(rp_buf *b, const char *const *words, size_t n)
+void cfg_list_words(rp_buf *b, const char *const *words, size_t n)
 {
     for (size_t i = 0; i < n; i++)
         rp_buf_printf(b, "%s%s", i ? ", " : "", words[i]);
@@ -418,15 +386,15 @@ static void instantiate(file_ctx *fc, const policy_spec *spec)
 
 static void check_condition(file_ctx *fc, policy_spec *spec, const rp_json *v)
 {
-    if (is_null(v))
+    if (cfg_is_null(v))
         return;
-    if (!want_mapping(fc, v, spec->name, "condition")) {
+    if (!cfg_want_mapping(fc, v, spec->name, "condition")) {
         spec->spec_ok = false;
         return;
     }
     for (uint32_t i = 0; i < v->len; i++) {
         const rp_json_member *m = &v->v.members[i];
-        if (!want_name_key(fc, m, spec->name, "condition label")) {
+        if (!cfg_want_name_key(fc, m, spec->name, "condition label")) {
             spec->spec_ok = false;
             continue;
         }
@@ -438,9 +406,9 @@ static void check_condition(file_ctx *fc, policy_spec *spec, const rp_json *v)
                 ok = ok && want->v.items[j].type == RP_JSON_STRING;
         }
         if (!ok) {
-            error_at(fc, want, spec->name, NULL,
-                     "condition: label '%s' must map to a string or a list of strings, got %s",
-                     m->key, got(fc, want));
+            cfg_error_at(fc, want, spec->name, NULL,
+                         "condition: label '%s' must map to a string or a list of strings, got %s",
+                         m->key, cfg_got(fc, want));
             spec->spec_ok = false;
         }
     }
@@ -449,19 +417,19 @@ static void check_condition(file_ctx *fc, policy_spec *spec, const rp_json *v)
 
 static void check_set_labels(file_ctx *fc, policy_spec *spec, const rp_json *v)
 {
-    if (is_null(v))
+    if (cfg_is_null(v))
         return;
     if (v->type != RP_JSON_ARRAY) {
-        error_at(fc, v, spec->name, NULL, "set_labels: must be a list of label names, got %s",
-                 got(fc, v));
+        cfg_error_at(fc, v, spec->name, NULL, "set_labels: must be a list of label names, got %s",
+                     cfg_got(fc, v));
         spec->spec_ok = false;
         return;
     }
     for (uint32_t i = 0; i < v->len; i++) {
         if (v->v.items[i].type != RP_JSON_STRING) {
-            error_at(fc, &v->v.items[i], spec->name, NULL,
-                     "set_labels: item [%u] must be a string, got %s", (unsigned)i,
-                     got(fc, &v->v.items[i]));
+            cfg_error_at(fc, &v->v.items[i], spec->name, NULL,
+                         "set_labels: item [%u] must be a string, got %s", (unsigned)i,
+                         cfg_got(fc, &v->v.items[i]));
             spec->spec_ok = false;
         }
     }
@@ -482,7 +450,7 @@ static bool phase_known(const char *s)
  * rejects a misspelt phase so that a typo does not look like a working filter. */
 static void check_on(file_ctx *fc, policy_spec *spec, const rp_json *v)
 {
-    if (is_null(v))
+    if (cfg_is_null(v))
         return;
     const rp_json *items = v;
     uint32_t n = 1;
@@ -495,8 +463,9 @@ static void check_on(file_ctx *fc, policy_spec *spec, const rp_json *v)
         if (p->type == RP_JSON_STRING && phase_known(p->v.s))
             continue;
         rp_buf b = {0};
-        list_words(&b, known_phases, N_PHASES);
-        error_at(fc, p, spec->name, NULL, "on: unknown phase %s (known: %s)", got(fc, p), b.data);
+        cfg_list_words(&b, known_phases, N_PHASES);
+        cfg_error_at(fc, p, spec->name, NULL, "on: unknown phase %s (known: %s)", cfg_got(fc, p),
+                     b.data);
         rp_buf_free(&b);
         spec->spec_ok = false;
     }
@@ -504,9 +473,9 @@ static void check_on(file_ctx *fc, policy_spec *spec, const rp_json *v)
 
 static void check_type(file_ctx *fc, policy_spec *spec, const rp_json *v)
 {
-    if (is_null(v))
+    if (cfg_is_null(v))
         return;
-    const char *t = want_string(fc, v, spec->name, "type");
+    const char *t = cfg_want_string(fc, v, spec->name, "type");
     if (!t) {
         spec->spec_ok = false;
         return;
@@ -515,20 +484,20 @@ static void check_type(file_ctx *fc, policy_spec *spec, const rp_json *v)
         return;
     spec->spec_ok = false;
     if (strcmp(t, "prompt") == 0)
-        error_at(fc, v, spec->name, NULL,
-                 "type 'prompt' was removed; use type: function with handler: prompt_policy "
-                 "(omnigent.policies.builtins.prompt.prompt_policy)");
+        cfg_error_at(fc, v, spec->name, NULL,
+                     "type 'prompt' was removed; use type: function with handler: prompt_policy "
+                     "(omnigent.policies.builtins.prompt.prompt_policy)");
     else if (strcmp(t, "python") == 0)
-        error_at(fc, v, spec->name, NULL,
-                 "type 'python' is the REST API's spelling; in a config file write "
-                 "type: function with handler: <name>");
+        cfg_error_at(fc, v, spec->name, NULL,
+                     "type 'python' is the REST API's spelling; in a config file write "
+                     "type: function with handler: <name>");
     else if (strcmp(t, "url") == 0)
-        error_at(fc, v, spec->name, NULL,
-                 "type 'url' (a remote policy endpoint) is not supported by rampart; "
-                 "use a builtin with type: function");
+        cfg_error_at(fc, v, spec->name, NULL,
+                     "type 'url' (a remote policy endpoint) is not supported by rampart; "
+                     "use a builtin with type: function");
     else
-        error_at(fc, v, spec->name, NULL, "unknown policy type '%s' (rampart supports 'function')",
-                 t);
+        cfg_error_at(fc, v, spec->name, NULL,
+                     "unknown policy type '%s' (rampart supports 'function')", t);
 }
 
 /* function: <path> | {path: <path>, arguments: {...}} */
@@ -536,10 +505,10 @@ static void check_function(file_ctx *fc, policy_spec *spec, const rp_json *v)
 {
     if (v->type == RP_JSON_STRING) {
         spec->handler_node = v;
-        spec->handler = want_string(fc, v, spec->name, "function");
+        spec->handler = cfg_want_string(fc, v, spec->name, "function");
         return;
     }
-    if (!want_mapping(fc, v, spec->name, "function")) {
+    if (!cfg_want_mapping(fc, v, spec->name, "function")) {
         spec->spec_ok = false;
         return;
     }
@@ -552,18 +521,18 @@ static void check_function(file_ctx *fc, policy_spec *spec, const rp_json *v)
             spec->params = &m->value;
             spec->params_node = &m->value;
         } else {
-            error_key(fc, m, spec->name, NULL,
-                      "function: unknown field '%s' (known: path, arguments)", m->key);
+            cfg_error_key(fc, m, spec->name, NULL,
+                          "function: unknown field '%s' (known: path, arguments)", m->key);
             spec->spec_ok = false;
         }
     }
     if (!path) {
-        error_at(fc, v, spec->name, NULL, "function: missing 'path' (the policy handler)");
+        cfg_error_at(fc, v, spec->name, NULL, "function: missing 'path' (the policy handler)");
         spec->spec_ok = false;
         return;
     }
     spec->handler_node = path;
-    spec->handler = want_string(fc, path, spec->name, "function.path");
+    spec->handler = cfg_want_string(fc, path, spec->name, "function.path");
 }
 
 static void load_policy(file_ctx *fc, const rp_json_member *pm)
@@ -573,9 +542,9 @@ static void load_policy(file_ctx *fc, const rp_json_member *pm)
     rp_yaml_key_pos(&fc->doc, pm, &spec.line, &col);
     const rp_json *v = &pm->value;
     if (v->type != RP_JSON_OBJECT) {
-        error_at(fc, v, spec.name, NULL,
-                 "a policy spec must be a mapping such as {handler: detect_loop}, got %s",
-                 got(fc, v));
+        cfg_error_at(fc, v, spec.name, NULL,
+                     "a policy spec must be a mapping such as {handler: detect_loop}, got %s",
+                     cfg_got(fc, v));
         return;
     }
 
@@ -589,9 +558,9 @@ static void load_policy(file_ctx *fc, const rp_json_member *pm)
             strcmp(k, "handler") == 0 || strcmp(k, "callable") == 0 || strcmp(k, "function") == 0;
         if (is_source) {
             if (source) {
-                error_key(fc, m, spec.name, NULL,
-                          "give only one of handler, callable and function (already have '%s')",
-                          source->key);
+                cfg_error_key(fc, m, spec.name, NULL,
+                              "give only one of handler, callable and function (already have '%s')",
+                              source->key);
                 spec.spec_ok = false;
                 continue;
             }
@@ -600,7 +569,7 @@ static void load_policy(file_ctx *fc, const rp_json_member *pm)
                 check_function(fc, &spec, val);
             } else {
                 spec.handler_node = val;
-                spec.handler = want_string(fc, val, spec.name, k);
+                spec.handler = cfg_want_string(fc, val, spec.name, k);
             }
         } else if (strcmp(k, "type") == 0) {
             type = val;
@@ -611,21 +580,22 @@ static void load_policy(file_ctx *fc, const rp_json_member *pm)
         } else if (strcmp(k, "set_labels") == 0) {
             check_set_labels(fc, &spec, val);
         } else if (strcmp(k, "config") == 0) {
-            if (!is_null(val) && want_mapping(fc, val, spec.name, "config"))
+            if (!cfg_is_null(val) && cfg_want_mapping(fc, val, spec.name, "config"))
                 spec.config = val;
-            else if (!is_null(val))
+            else if (!cfg_is_null(val))
                 spec.spec_ok = false;
         } else if (strcmp(k, "ask_timeout") == 0) {
-            if (!is_null(val) &&
-                !want_int(fc, val, spec.name, "ask_timeout", 1, &spec.ask_timeout_s))
+            if (!cfg_is_null(val) &&
+                !cfg_want_int(fc, val, spec.name, "ask_timeout", 1, &spec.ask_timeout_s))
                 spec.spec_ok = false;
         } else if (strcmp(k, "on") == 0) {
             check_on(fc, &spec, val);
         } else {
-            error_key(fc, m, spec.name, NULL,
-                      "unknown field '%s' in policy spec (known: type, handler, callable, "
-                      "function, factory_params, condition, set_labels, config, ask_timeout, on)",
-                      k);
+            cfg_error_key(
+                fc, m, spec.name, NULL,
+                "unknown field '%s' in policy spec (known: type, handler, callable, "
+                "function, factory_params, condition, set_labels, config, ask_timeout, on)",
+                k);
             spec.spec_ok = false;
         }
     }
@@ -633,9 +603,9 @@ static void load_policy(file_ctx *fc, const rp_json_member *pm)
 
     if (factory_params) {
         if (spec.params_node) {
-            error_at(fc, factory_params, spec.name, NULL,
-                     "parameters given twice: use factory_params or function.arguments, not "
-                     "both");
+            cfg_error_at(fc, factory_params, spec.name, NULL,
+                         "parameters given twice: use factory_params or function.arguments, not "
+                         "both");
             spec.spec_ok = false;
         } else {
             spec.params = factory_params;
@@ -643,8 +613,8 @@ static void load_policy(file_ctx *fc, const rp_json_member *pm)
         }
     }
     if (!source) {
-        error_key(fc, pm, spec.name, NULL,
-                  "missing handler: give `handler: <policy>` (or `function: <policy>`)");
+        cfg_error_key(fc, pm, spec.name, NULL,
+                      "missing handler: give `handler: <policy>` (or `function: <policy>`)");
         return;
     }
     if (!spec.handler)
@@ -655,254 +625,20 @@ static void load_policy(file_ctx *fc, const rp_json_member *pm)
 static void load_policies(file_ctx *fc, const rp_json_member *top)
 {
     const rp_json *v = &top->value;
-    if (is_null(v))
+    if (cfg_is_null(v))
         return;
     if (v->type != RP_JSON_OBJECT) {
-        error_at(fc, v, NULL, "policies",
-                 "must be a mapping of policy name to spec (a list is not accepted: names "
-                 "identify policies in reasons and state), got %s",
-                 got(fc, v));
+        cfg_error_at(fc, v, NULL, "policies",
+                     "must be a mapping of policy name to spec (a list is not accepted: names "
+                     "identify policies in reasons and state), got %s",
+                     cfg_got(fc, v));
         return;
     }
     for (uint32_t i = 0; i < v->len; i++) {
         const rp_json_member *pm = &v->v.members[i];
-        if (!want_name_key(fc, pm, NULL, "a policy name"))
+        if (!cfg_want_name_key(fc, pm, NULL, "a policy name"))
             continue;
         load_policy(fc, pm);
-    }
-}
-
-/* ---- settings ---- */
-
-static void load_user(file_ctx *fc, const rp_json_member *m)
-{
-    const char *s = want_string(fc, &m->value, NULL, "user");
-    if (s && !fc->ci->pub.user)
-        fc->ci->pub.user = s;
-}
-
-static void load_state_dir(file_ctx *fc, const rp_json_member *m)
-{
-    const char *s = want_string(fc, &m->value, NULL, "state_dir");
-    if (s && !fc->ci->pub.state_dir)
-        fc->ci->pub.state_dir = s;
-}
-
-static void load_on_error(file_ctx *fc, const rp_json_member *m)
-{
-    const rp_json *v = &m->value;
-    static const char *const names[] = {"deny", "ask", "allow"};
-    static const rp_on_error values[] = {RP_ON_ERROR_DENY, RP_ON_ERROR_ASK, RP_ON_ERROR_ALLOW};
-    for (size_t i = 0; v->type == RP_JSON_STRING && i < 3; i++) {
-        if (strcasecmp(v->v.s, names[i]) == 0) {
-            if (!fc->ci->on_error_set) {
-                fc->ci->pub.on_error = values[i];
-                fc->ci->on_error_set = true;
-            }
-            return;
-        }
-    }
-    error_at(fc, v, NULL, "on_error", "must be one of deny, ask, allow, got %s", got(fc, v));
-}
-
-/* One model of `pricing:` ({input, output, cache_read?, cache_write?}, USD per 1M tokens). Every
- * problem is reported, each as pricing.<model>.<field>. Returns whether the entry is valid. */
-static bool check_price_entry(file_ctx *fc, const rp_json_member *e)
-{
-    static const char *const fields[] = {"input", "output", "cache_read", "cache_write"};
-    rp_arena *a = &fc->ci->pub.arena;
-    const rp_json *v = &e->value;
-    /* The lookup ignores surrounding blanks and gives up beyond 255 characters. */
-    if (e->key_len > 255 || strspn(e->key, " \t\r\n") == e->key_len) {
-        error_key(fc, e, NULL, "pricing", "a model id must have 1 to 255 characters, got '%.40s'",
-                  e->key);
-        return false;
-    }
-    if (v->type != RP_JSON_OBJECT) {
-        error_at(fc, v, NULL, rp_arena_sprintf(a, "pricing.%s", e->key),
-                 "must be a mapping with input and output prices (USD per 1M tokens), got %s",
-                 got(fc, v));
-        return false;
-    }
-    bool ok = true;
-    char err[160];
-    for (uint32_t i = 0; i < v->len; i++) {
-        const rp_json_member *f = &v->v.members[i];
-        if (rp_price_field_check(f->key, &f->value, err, sizeof err) == 0)
-            continue;
-        ok = false;
-        const char *param = rp_arena_sprintf(a, "pricing.%s.%s", e->key, f->key);
-        bool known = false;
-        for (size_t k = 0; k < 4; k++)
-            known = known || strcmp(f->key, fields[k]) == 0;
-        if (known)
-            error_at(fc, &f->value, NULL, param, "%s, got %s", err, got(fc, &f->value));
-        else
-            error_key(fc, f, NULL, param, "%s", err);
-    }
-    for (size_t k = 0; k < 2; k++) {
-        if (!rp_json_get(v, fields[k])) {
-            error_key(fc, e, NULL, rp_arena_sprintf(a, "pricing.%s.%s", e->key, fields[k]),
-                      "missing: give the price in USD per 1M %s tokens", fields[k]);
-            ok = false;
-        }
-    }
-    return ok;
-}
-
-static void load_pricing(file_ctx *fc, const rp_json_member *m)
-{
-    const rp_json *v = &m->value;
-    if (is_null(v) || !want_mapping(fc, v, NULL, "pricing"))
-        return;
-    config_impl *ci = fc->ci;
-    rp_arena *a = &ci->pub.arena;
-    if (!ci->pricing)
-        ci->pricing = rp_json_new(a, rp_json_make_object());
-    /* Merge by model: an entry from a more specific file wins. Each merged entry carries the
-     * file it came from as "source", which `rampart pricing` shows. */
-    for (uint32_t i = 0; i < v->len; i++) {
-        const rp_json_member *e = &v->v.members[i];
-        if (!want_name_key(fc, e, NULL, "a model id") || !check_price_entry(fc, e))
-            continue;
-        if (rp_json_get(ci->pricing, e->key))
-            continue;
-        rp_json entry = rp_json_clone(a, &e->value);
-        rp_json_object_set(a, &entry, "source",
-                           rp_json_make_string(a, rp_arena_sprintf(a, "config: %s", fc->file)));
-        rp_json_object_set(a, ci->pricing, e->key, entry);
-    }
-}
-
-static host_state *find_host(config_impl *ci, const char *name)
-{
-    for (size_t i = 0; i < N_HOSTS; i++) {
-        if (strcmp(known_hosts[i], name) == 0)
-            return &ci->hosts[i];
-    }
-    return NULL;
-}
-
-static void load_host(file_ctx *fc, host_state *h, const rp_json_member *hm)
-{
-    const rp_json *v = &hm->value;
-    rp_arena *a = &fc->ci->pub.arena;
-    h->configured = true;
-    if (is_null(v))
-        return;
-    if (!want_mapping(fc, v, NULL, rp_arena_sprintf(a, "hosts.%s", hm->key)))
-        return;
-    for (uint32_t i = 0; i < v->len; i++) {
-        const rp_json_member *m = &v->v.members[i];
-        const rp_json *f = &m->value;
-        const char *key = rp_arena_sprintf(a, "hosts.%s.%s", hm->key, m->key);
-        bool b;
-        int64_t n;
-        if (strcmp(m->key, "allow_overrides") == 0) {
-            if (want_bool(fc, f, key, &b) && !h->set_allow_overrides) {
-                h->s.allow_overrides = b;
-                h->set_allow_overrides = true;
-            }
-        } else if (strcmp(m->key, "deny_exit_code") == 0) {
-            if (want_bool(fc, f, key, &b) && !h->set_deny_exit_code) {
-                h->s.deny_exit_code = b;
-                h->set_deny_exit_code = true;
-            }
-        } else if (strcmp(m->key, "ask_as") == 0) {
-            const char *s = want_string(fc, f, NULL, key);
-            if (s && !h->set_ask_as) {
-                h->s.ask_as = s;
-                h->set_ask_as = true;
-            }
-        } else if (strcmp(m->key, "deadline_ms") == 0) {
-            if (want_int(fc, f, NULL, key, 1, &n) && !h->set_deadline_ms) {
-                h->s.deadline_ms = n;
-                h->set_deadline_ms = true;
-            }
-        } else {
-            error_key(fc, m, NULL, key,
-                      "unknown host setting (known: allow_overrides, ask_as, deny_exit_code, "
-                      "deadline_ms)");
-        }
-    }
-}
-
-static void load_hosts(file_ctx *fc, const rp_json_member *top)
-{
-    const rp_json *v = &top->value;
-    if (is_null(v) || !want_mapping(fc, v, NULL, "hosts"))
-        return;
-    for (uint32_t i = 0; i < v->len; i++) {
-        const rp_json_member *hm = &v->v.members[i];
-        host_state *h = find_host(fc->ci, hm->key);
-        if (!h) {
-            rp_buf b = {0};
-            list_words(&b, known_hosts, N_HOSTS);
-            error_key(fc, hm, NULL, "hosts", "unknown host '%s' (known: %s)", hm->key, b.data);
-            rp_buf_free(&b);
-            continue;
-        }
-        load_host(fc, h, hm);
-    }
-}
-
-static void load_subagents(file_ctx *fc, const rp_json_member *top)
-{
-    const rp_json *v = &top->value;
-    config_impl *ci = fc->ci;
-    rp_arena *a = &ci->pub.arena;
-    if (is_null(v) || !want_mapping(fc, v, NULL, "subagents"))
-        return;
-    for (uint32_t i = 0; i < v->len; i++) {
-        const rp_json_member *m = &v->v.members[i];
-        const rp_json *f = &m->value;
-        if (strcmp(m->key, "purposes") == 0) {
-            if (is_null(f) || !want_mapping(fc, f, NULL, "subagents.purposes"))
-                continue;
-            if (!ci->purposes)
-                ci->purposes = rp_json_new(a, rp_json_make_object());
-            for (uint32_t j = 0; j < f->len; j++) {
-                const rp_json_member *p = &f->v.members[j];
-                if (!want_name_key(fc, p, NULL, "a sub-agent type"))
-                    continue;
-                const char *key = rp_arena_sprintf(a, "subagents.purposes.%s", p->key);
-                if (want_string(fc, &p->value, NULL, key) && !rp_json_get(ci->purposes, p->key))
-                    rp_json_object_set(a, ci->purposes, p->key, p->value);
-            }
-        } else if (strcmp(m->key, "default_cost_budget") == 0) {
-            double d;
-            if (!rp_json_number(f, &d) || !(d > 0)) {
-                error_at(fc, f, NULL, "subagents.default_cost_budget",
-                         "must be a number > 0 (USD), got %s", got(fc, f));
-            } else if (!ci->budget_set) {
-                ci->budget = *f;
-                ci->budget_set = true;
-            }
-        } else {
-            error_key(fc, m, NULL, rp_arena_sprintf(a, "subagents.%s", m->key),
-                      "unknown sub-agent setting (known: purposes, default_cost_budget)");
-        }
-    }
-}
-
-static void load_audit(file_ctx *fc, const rp_json_member *top)
-{
-    const rp_json *v = &top->value;
-    if (is_null(v) || !want_mapping(fc, v, NULL, "audit"))
-        return;
-    for (uint32_t i = 0; i < v->len; i++) {
-        const rp_json_member *m = &v->v.members[i];
-        int64_t n;
-        if (strcmp(m->key, "retention_days") == 0) {
-            if (want_int(fc, &m->value, NULL, "audit.retention_days", 0, &n) &&
-                !fc->ci->retention_set) {
-                fc->ci->pub.audit_retention_days = n;
-                fc->ci->retention_set = true;
-            }
-        } else {
-            error_key(fc, m, NULL, rp_arena_sprintf(&fc->ci->pub.arena, "audit.%s", m->key),
-                      "unknown audit setting (known: retention_days)");
-        }
     }
 }
 
@@ -916,20 +652,21 @@ typedef struct section {
  * of user/system-only keys, but a repository raising the sub-agent budget or shortening the
  * audit trail would loosen the user's settings just the same, so they are treated alike. */
 static const section sections[] = {
-    {"policies", load_policies, true},    {"pricing", load_pricing, false},
-    {"user", load_user, false},           {"hosts", load_hosts, false},
-    {"subagents", load_subagents, false}, {"on_error", load_on_error, false},
-    {"state_dir", load_state_dir, false}, {"audit", load_audit, false},
+    {"policies", load_policies, true},        {"pricing", cfg_load_pricing, false},
+    {"user", cfg_load_user, false},           {"hosts", cfg_load_hosts, false},
+    {"subagents", cfg_load_subagents, false}, {"on_error", cfg_load_on_error, false},
+    {"state_dir", cfg_load_state_dir, false}, {"audit", cfg_load_audit, false},
 };
 #define N_SECTIONS (sizeof sections / sizeof sections[0])
 
 static void load_document(file_ctx *fc, const rp_json *root)
 {
-    if (is_null(root))
+    if (cfg_is_null(root))
         return; /* an empty file configures nothing */
     if (root->type != RP_JSON_OBJECT) {
-        error_at(fc, root, NULL, NULL,
-                 "the top level must be a mapping (policies:, hosts:, ...), got %s", got(fc, root));
+        cfg_error_at(fc, root, NULL, NULL,
+                     "the top level must be a mapping (policies:, hosts:, ...), got %s",
+                     cfg_got(fc, root));
         return;
     }
     for (uint32_t i = 0; i < root->len; i++) {
@@ -943,7 +680,8 @@ static void load_document(file_ctx *fc, const rp_json *root)
             rp_buf b = {0};
             for (size_t j = 0; j < N_SECTIONS; j++)
                 rp_buf_printf(&b, "%s%s", j ? ", " : "", sections[j].key);
-            error_key(fc, m, NULL, NULL, "unknown top-level key '%s' (known: %s)", m->key, b.data);
+            cfg_error_key(fc, m, NULL, NULL, "unknown top-level key '%s' (known: %s)", m->key,
+                          b.data);
             rp_buf_free(&b);
             continue;
         }
@@ -1057,7 +795,6 @@ static void check_user_cost_budgets(config_impl *ci)
 static void config_finish(config_impl *ci)
 {
     rp_config *cfg = &ci->pub;
-    rp_arena *a = &cfg->arena;
     check_user_cost_budgets(ci);
     /* A policy without its own on_error fails as the top-level on_error says (issue 16). */
     static const rp_verdict top[] = {
@@ -1066,26 +803,7 @@ static void config_finish(config_impl *ci)
         if (cfg->engine.slots[i].on_error == RP_ABSTAIN)
             cfg->engine.slots[i].on_error = top[cfg->on_error];
     cfg->engine.types = rp_registry_all(&cfg->engine.n_types);
-    cfg->pricing = ci->pricing;
-    size_t n = 0;
-    for (size_t i = 0; i < N_HOSTS; i++)
-        n += ci->hosts[i].configured;
-    cfg->hosts = n ? rp_arena_calloc(a, n * sizeof *cfg->hosts) : NULL;
-    for (size_t i = 0; i < N_HOSTS; i++) {
-        if (!ci->hosts[i].configured)
-            continue;
-        rp_host_settings *h = &cfg->hosts[cfg->n_hosts++];
-        *h = ci->hosts[i].s;
-        h->host = known_hosts[i];
-    }
-    if (ci->purposes || ci->budget_set) {
-        rp_json *sub = rp_json_new(a, rp_json_make_object());
-        if (ci->purposes)
-            rp_json_object_set(a, sub, "purposes", *ci->purposes);
-        if (ci->budget_set)
-            rp_json_object_set(a, sub, "default_cost_budget", ci->budget);
-        cfg->subagents = sub;
-    }
+    cfg_publish_settings(ci);
 }
 
 /* Reads a whole file; NULL with errno set on failure. */
@@ -1191,16 +909,6 @@ void rp_config_free(rp_config *cfg)
     }
     rp_arena_free(&cfg->arena);
     free((config_impl *)cfg);
-}
-
-const rp_host_settings *rp_config_host(const rp_config *cfg, const char *host)
-{
-    static const rp_host_settings defaults = {NULL, false, NULL, false, 0};
-    for (size_t i = 0; cfg && host && i < cfg->n_hosts; i++) {
-        if (strcmp(cfg->hosts[i].host, host) == 0)
-            return &cfg->hosts[i];
-    }
-    return &defaults;
 }
 
 /* ---- the default stack ---- */

@@ -1,4 +1,7 @@
-/* store_sqlite.c — the SQLite backend: <dir>/state.db in WAL mode.
+/* store_sqlite.c — the SQLite backend: <dir>/state.db in WAL mode. This file opens and closes
+ * it, holds every statement's SQL and the statement cache, and runs transactions, session state,
+ * pending asks, the audit log and trust; store_sqlite_ledger.c runs the spend ledger's
+ * statements. What the two share, and the rules both keep, is store_sqlite_internal.h.
  *
  * Files. The directory is resolved once with realpath() (a symlinked $HOME or ~/.local/state is
  * fine) and SQLite is given the resolved path, so its no-symlink rule (SQLITE_OPEN_NOFOLLOW)
@@ -39,9 +42,9 @@
 
 #include <sqlite3.h>
 
-#include "store/store_backend.h"
 #include "store/store_files.h"
 #include "store/store_schema.h"
+#include "store/store_sqlite_internal.h"
 
 #define BUSY_TIMEOUT_MS        5000 /* for statements outside rp_store_begin's own loop */
 #define BEGIN_BUDGET_MS        5000
@@ -50,48 +53,6 @@
 #define WAL_CHECKPOINT_FRAMES  100         /* ~400 KiB: a fresh process scans the whole WAL */
 #define WAL_SPACE_CHECK_FRAMES 8           /* below this, short_of_space() does not look */
 #define WAL_FRAME_BYTES        (4096 + 24) /* the default page size and a frame header */
-
-enum stmt_id {
-    ST_BEGIN,
-    ST_COMMIT,
-    ST_ROLLBACK,
-    ST_LOAD_STATE,
-    ST_SAVE_STATE,
-    ST_PUT_PENDING,
-    ST_AUDIT_INSERT,
-    ST_AUDIT_QUERY_ALL,
-    ST_AUDIT_QUERY_SESSION,
-    ST_AUDIT_PRUNE,
-    ST_TRUST,
-    ST_UNTRUST,
-    ST_IS_TRUSTED,
-    ST_GET_LINK,
-    ST_PUT_LINK,
-    ST_REROOT_LINKS,
-    ST_REROOT_SESSIONS,
-    ST_REROOT_ROWS,
-    ST_ADOPT_DAYS,
-    ST_ADOPT_ROWS,
-    ST_CLAIM_BUDGET,
-    ST_USAGE_EXISTS,
-    ST_INSERT_USAGE,
-    ST_BUMP_SESSION,
-    ST_ADD_SESSION,
-    ST_BUMP_USER_DAY,
-    ST_ADD_USER_DAY,
-    ST_USAGE_TREE,
-    ST_USAGE_SUBTREE,
-    ST_USER_SPEND,
-    ST_GET_APPROVAL,
-    ST_SET_APPROVAL,
-    ST_ATTACH_BUDGET,
-    ST_SESSION_BUDGET,
-    ST_TAKE_PENDING_AT,
-    ST_GET_TRANSCRIPT_OFFSET,
-    ST_LAST_TRANSCRIPT,
-    ST_SET_TRANSCRIPT_OFFSET,
-    ST_COUNT
-};
 
 /* The nine counters of an aggregate row, in rp_usage_totals order. The hook path's reads select
  * the rows and add them up in C: a statement of nine SUM()s cost ~45 µs to prepare and ~40 µs
@@ -269,8 +230,6 @@ static const char *const stmt_sql[ST_COUNT] = {
 /* `rampart spend`: one statement per grouping, built on first use. The key expression and GROUP
  * BY differ; RP_SPEND_BY_NONE has no GROUP BY, so it yields exactly one row even when nothing
  * matches. ?1 user, ?2 session (its subtree), ?3 first day, ?4 last day; NULL = no filter. */
-#define SPEND_GROUPS (RP_SPEND_BY_SOURCE + 1)
-
 static const char *const spend_key_sql[SPEND_GROUPS] = {
     [RP_SPEND_BY_NONE] = "''",
     [RP_SPEND_BY_MODEL] = "COALESCE(model, '')",
@@ -292,22 +251,6 @@ static const char spend_sql_format[] =
     "FROM usage_row WHERE (?1 IS NULL OR user_id = ?1) "
     "AND (?2 IS NULL OR session_id IN (SELECT id FROM sub)) "
     "AND (?3 IS NULL OR day >= ?3) AND (?4 IS NULL OR day <= ?4)%s";
-
-typedef struct sqlite_store {
-    rp_store base; /* first: rp_store * and sqlite_store * convert */
-    sqlite3 *db;
-    char *path; /* <dir>/state.db, for messages */
-    sqlite3_stmt *stmts[ST_COUNT];
-    sqlite3_stmt *spend_stmts[SPEND_GROUPS];
-    int begin_budget_ms;
-    bool checkpoint_due;   /* a write failed for want of space: empty the WAL after rollback */
-    uint64_t jitter_state; /* xorshift64: spreads two waiters' retries apart */
-} sqlite_store;
-
-static sqlite_store *sq(rp_store *s)
-{
-    return (sqlite_store *)s;
-}
 
 /* ---- paths and files ---- */
 
@@ -424,34 +367,51 @@ static void describe_sql_error(sqlite3 *db, char *buf, size_t size)
     }
 }
 
-static void set_sql_error(sqlite_store *q, const char *what)
+void sq_set_sql_error(sqlite_store *q, const char *what)
 {
     char cause[256];
     describe_sql_error(q->db, cause, sizeof cause);
     rp_store_set_error(&q->base, "%s: %s: %s", q->path, what, cause);
     int code = sqlite3_extended_errcode(q->db) & 0xff;
     if (code == SQLITE_FULL || code == SQLITE_IOERR) {
-        q->checkpoint_due = true; /* done by run() or sq_rollback(), once the statement is reset */
+        /* done by sq_run() or sq_rollback(), once the statement is reset */
+        q->checkpoint_due = true;
     }
 }
 
-static sqlite3_stmt *stmt(sqlite_store *q, enum stmt_id id)
+sqlite3_stmt *sq_stmt(sqlite_store *q, enum stmt_id id)
 {
     if (q->stmts[id] == NULL &&
         sqlite3_prepare_v3(q->db, stmt_sql[id], -1, SQLITE_PREPARE_PERSISTENT, &q->stmts[id],
                            NULL) != SQLITE_OK) {
-        set_sql_error(q, "cannot prepare statement");
+        sq_set_sql_error(q, "cannot prepare statement");
         q->stmts[id] = NULL;
     }
     return q->stmts[id];
 }
 
+sqlite3_stmt *sq_spend_stmt(sqlite_store *q, rp_spend_group group)
+{
+    if (q->spend_stmts[group] != NULL) {
+        return q->spend_stmts[group];
+    }
+    char sql[sizeof spend_sql_format + 128];
+    snprintf(sql, sizeof sql, spend_sql_format, spend_key_sql[group],
+             group == RP_SPEND_BY_NONE ? "" : " GROUP BY k ORDER BY k");
+    if (sqlite3_prepare_v3(q->db, sql, -1, SQLITE_PREPARE_PERSISTENT, &q->spend_stmts[group],
+                           NULL) != SQLITE_OK) {
+        sq_set_sql_error(q, "cannot prepare spend query");
+        q->spend_stmts[group] = NULL;
+    }
+    return q->spend_stmts[group];
+}
+
 /* Steps a statement that returns no rows, then resets it. */
-static int run(sqlite_store *q, sqlite3_stmt *st, const char *what)
+int sq_run(sqlite_store *q, sqlite3_stmt *st, const char *what)
 {
     int rc = sqlite3_step(st);
     if (rc != SQLITE_DONE) {
-        set_sql_error(q, what);
+        sq_set_sql_error(q, what);
     }
     sqlite3_reset(st);
     if (q->checkpoint_due) {
@@ -467,13 +427,13 @@ static int bind_text(sqlite_store *q, sqlite3_stmt *st, int index, const char *t
         return -1;
     }
     if (sqlite3_bind_text(st, index, text, (int)len, SQLITE_STATIC) != SQLITE_OK) {
-        set_sql_error(q, "cannot bind value");
+        sq_set_sql_error(q, "cannot bind value");
         return -1;
     }
     return 0;
 }
 
-static int bind_str(sqlite_store *q, sqlite3_stmt *st, int index, const char *s)
+int sq_bind_str(sqlite_store *q, sqlite3_stmt *st, int index, const char *s)
 {
     if (s == NULL) {
         return sqlite3_bind_null(st, index) == SQLITE_OK ? 0 : -1;
@@ -483,7 +443,7 @@ static int bind_str(sqlite_store *q, sqlite3_stmt *st, int index, const char *s)
 
 /* Copies column 0 of the current row into the arena. Lengths come from SQLite, so a value
  * written by something else (a blob with NUL bytes) still reaches the JSON parser whole. */
-static void column_to_arena(sqlite3_stmt *st, rp_arena *a, char **text, size_t *len)
+void sq_column_to_arena(sqlite3_stmt *st, rp_arena *a, char **text, size_t *len)
 {
     const unsigned char *data = sqlite3_column_text(st, 0);
     size_t n = (size_t)sqlite3_column_bytes(st, 0);
@@ -567,7 +527,7 @@ static double backoff_elapsed_s(const backoff *b)
 static int sq_begin(rp_store *s)
 {
     sqlite_store *q = sq(s);
-    sqlite3_stmt *st = stmt(q, ST_BEGIN);
+    sqlite3_stmt *st = sq_stmt(q, ST_BEGIN);
     if (st == NULL) {
         return -1;
     }
@@ -587,7 +547,7 @@ static int sq_begin(rp_store *s)
                            "(%d attempts)",
                            q->path, backoff_elapsed_s(&b), b.attempts);
     } else if (rc != SQLITE_DONE) {
-        set_sql_error(q, "cannot begin transaction");
+        sq_set_sql_error(q, "cannot begin transaction");
     }
     sqlite3_reset(st);
     sqlite3_busy_timeout(q->db, BUSY_TIMEOUT_MS);
@@ -599,7 +559,7 @@ static void sq_rollback(rp_store *s)
     sqlite_store *q = sq(s);
     /* SQLite may already have rolled back on its own (e.g. after SQLITE_FULL). */
     if (!sqlite3_get_autocommit(q->db)) {
-        sqlite3_stmt *st = stmt(q, ST_ROLLBACK);
+        sqlite3_stmt *st = sq_stmt(q, ST_ROLLBACK);
         if (st != NULL) {
             sqlite3_step(st);
             sqlite3_reset(st);
@@ -613,8 +573,8 @@ static void sq_rollback(rp_store *s)
 static int sq_commit(rp_store *s)
 {
     sqlite_store *q = sq(s);
-    sqlite3_stmt *st = stmt(q, ST_COMMIT);
-    if (st == NULL || run(q, st, "cannot commit") != 0) {
+    sqlite3_stmt *st = sq_stmt(q, ST_COMMIT);
+    if (st == NULL || sq_run(q, st, "cannot commit") != 0) {
         sq_rollback(s);
         return -1;
     }
@@ -626,17 +586,17 @@ static int sq_commit(rp_store *s)
 static int sq_load_state(rp_store *s, const char *session_id, rp_arena *a, char **text, size_t *len)
 {
     sqlite_store *q = sq(s);
-    sqlite3_stmt *st = stmt(q, ST_LOAD_STATE);
+    sqlite3_stmt *st = sq_stmt(q, ST_LOAD_STATE);
     *text = NULL;
     *len = 0;
-    if (st == NULL || bind_str(q, st, 1, session_id) != 0) {
+    if (st == NULL || sq_bind_str(q, st, 1, session_id) != 0) {
         return -1;
     }
     int rc = sqlite3_step(st);
     if (rc == SQLITE_ROW) {
-        column_to_arena(st, a, text, len);
+        sq_column_to_arena(st, a, text, len);
     } else if (rc != SQLITE_DONE) {
-        set_sql_error(q, "cannot load session state");
+        sq_set_sql_error(q, "cannot load session state");
     }
     sqlite3_reset(st);
     return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : -1;
@@ -646,12 +606,13 @@ static int sq_save_state(rp_store *s, const char *session_id, const char *text, 
                          int64_t now_us)
 {
     sqlite_store *q = sq(s);
-    sqlite3_stmt *st = stmt(q, ST_SAVE_STATE);
-    if (st == NULL || bind_str(q, st, 1, session_id) != 0 || bind_text(q, st, 2, text, len) != 0) {
+    sqlite3_stmt *st = sq_stmt(q, ST_SAVE_STATE);
+    if (st == NULL || sq_bind_str(q, st, 1, session_id) != 0 ||
+        bind_text(q, st, 2, text, len) != 0) {
         return -1;
     }
     sqlite3_bind_int64(st, 3, now_us);
-    return run(q, st, "cannot save session state");
+    return sq_run(q, st, "cannot save session state");
 }
 
 static int sq_put_pending(rp_store *s, const char *session_id, const char *ask_key,
@@ -659,61 +620,77 @@ static int sq_put_pending(rp_store *s, const char *session_id, const char *ask_k
                           size_t policies_len, int64_t now_us)
 {
     sqlite_store *q = sq(s);
-    sqlite3_stmt *st = stmt(q, ST_PUT_PENDING);
-    if (st == NULL || bind_str(q, st, 1, session_id) != 0 || bind_str(q, st, 2, ask_key) != 0 ||
-        bind_text(q, st, 3, updates, updates_len) != 0 ||
+    sqlite3_stmt *st = sq_stmt(q, ST_PUT_PENDING);
+    if (st == NULL || sq_bind_str(q, st, 1, session_id) != 0 ||
+        sq_bind_str(q, st, 2, ask_key) != 0 || bind_text(q, st, 3, updates, updates_len) != 0 ||
         bind_text(q, st, 4, policies, policies_len) != 0) {
         return -1;
     }
     sqlite3_bind_int64(st, 5, now_us);
-    return run(q, st, "cannot store pending ask");
+    return sq_run(q, st, "cannot store pending ask");
+}
+
+static int sq_take_pending_at(rp_store *s, const char *session_id, const char *ask_key, rp_arena *a,
+                              char **text, size_t *len, int64_t *created_us)
+{
+    sqlite_store *q = sq(s);
+    sqlite3_stmt *st = sq_stmt(q, ST_TAKE_PENDING_AT);
+    if (st == NULL || sq_bind_str(q, st, 1, session_id) != 0 ||
+        sq_bind_str(q, st, 2, ask_key) != 0) {
+        return -1;
+    }
+    int rc;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        sq_column_to_arena(st, a, text, len); /* at most one row: (session, key) is the key */
+        *created_us = sqlite3_column_int64(st, 1);
+    }
+    if (rc != SQLITE_DONE) {
+        sq_set_sql_error(q, "cannot take pending ask");
+    }
+    sqlite3_reset(st);
+    return rc == SQLITE_DONE ? 0 : -1;
 }
 
 static int sq_audit(rp_store *s, const rp_audit_row *row)
 {
     sqlite_store *q = sq(s);
-    sqlite3_stmt *st = stmt(q, ST_AUDIT_INSERT);
+    sqlite3_stmt *st = sq_stmt(q, ST_AUDIT_INSERT);
     if (st == NULL) {
         return -1;
     }
     sqlite3_bind_int64(st, 1, row->time_us);
-    if (bind_str(q, st, 2, row->session_id) != 0 || bind_str(q, st, 3, row->event_type) != 0 ||
-        bind_str(q, st, 4, row->target) != 0 || bind_str(q, st, 5, row->result) != 0 ||
-        bind_str(q, st, 6, row->reason) != 0 || bind_str(q, st, 7, row->policies) != 0 ||
-        bind_str(q, st, 8, row->note) != 0) {
+    if (sq_bind_str(q, st, 2, row->session_id) != 0 ||
+        sq_bind_str(q, st, 3, row->event_type) != 0 || sq_bind_str(q, st, 4, row->target) != 0 ||
+        sq_bind_str(q, st, 5, row->result) != 0 || sq_bind_str(q, st, 6, row->reason) != 0 ||
+        sq_bind_str(q, st, 7, row->policies) != 0 || sq_bind_str(q, st, 8, row->note) != 0) {
         return -1;
     }
-    return run(q, st, "cannot write audit row");
-}
-
-static const char *column_str(sqlite3_stmt *st, int col)
-{
-    return (const char *)sqlite3_column_text(st, col); /* NULL for SQL NULL */
+    return sq_run(q, st, "cannot write audit row");
 }
 
 static int sq_audit_query(rp_store *s, const char *session_id, int64_t since_us,
                           int (*fn)(void *self, const rp_audit_row *row), void *self)
 {
     sqlite_store *q = sq(s);
-    sqlite3_stmt *st = stmt(q, session_id != NULL ? ST_AUDIT_QUERY_SESSION : ST_AUDIT_QUERY_ALL);
+    sqlite3_stmt *st = sq_stmt(q, session_id != NULL ? ST_AUDIT_QUERY_SESSION : ST_AUDIT_QUERY_ALL);
     if (st == NULL) {
         return -1;
     }
     sqlite3_bind_int64(st, 1, since_us);
-    if (session_id != NULL && bind_str(q, st, 2, session_id) != 0) {
+    if (session_id != NULL && sq_bind_str(q, st, 2, session_id) != 0) {
         return -1;
     }
     int rc;
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
         rp_audit_row row = {
             .time_us = sqlite3_column_int64(st, 0),
-            .session_id = column_str(st, 1),
-            .event_type = column_str(st, 2),
-            .target = column_str(st, 3),
-            .result = column_str(st, 4),
-            .reason = column_str(st, 5),
-            .policies = column_str(st, 6),
-            .note = column_str(st, 7),
+            .session_id = sq_column_str(st, 1),
+            .event_type = sq_column_str(st, 2),
+            .target = sq_column_str(st, 3),
+            .result = sq_column_str(st, 4),
+            .reason = sq_column_str(st, 5),
+            .policies = sq_column_str(st, 6),
+            .note = sq_column_str(st, 7),
         };
         if (fn(self, &row) != 0) {
             rc = SQLITE_DONE;
@@ -721,7 +698,7 @@ static int sq_audit_query(rp_store *s, const char *session_id, int64_t since_us,
         }
     }
     if (rc != SQLITE_DONE) {
-        set_sql_error(q, "cannot read audit log");
+        sq_set_sql_error(q, "cannot read audit log");
     }
     sqlite3_reset(st);
     return rc == SQLITE_DONE ? 0 : -1;
@@ -730,425 +707,51 @@ static int sq_audit_query(rp_store *s, const char *session_id, int64_t since_us,
 static int sq_audit_prune(rp_store *s, int64_t before_us)
 {
     sqlite_store *q = sq(s);
-    sqlite3_stmt *st = stmt(q, ST_AUDIT_PRUNE);
+    sqlite3_stmt *st = sq_stmt(q, ST_AUDIT_PRUNE);
     if (st == NULL) {
         return -1;
     }
     sqlite3_bind_int64(st, 1, before_us);
-    return run(q, st, "cannot prune audit log");
+    return sq_run(q, st, "cannot prune audit log");
 }
 
 static int sq_trust(rp_store *s, const char *dir, int64_t now_us)
 {
     sqlite_store *q = sq(s);
-    sqlite3_stmt *st = stmt(q, ST_TRUST);
-    if (st == NULL || bind_str(q, st, 1, dir) != 0) {
+    sqlite3_stmt *st = sq_stmt(q, ST_TRUST);
+    if (st == NULL || sq_bind_str(q, st, 1, dir) != 0) {
         return -1;
     }
     sqlite3_bind_int64(st, 2, now_us);
-    return run(q, st, "cannot record trusted directory");
+    return sq_run(q, st, "cannot record trusted directory");
 }
 
 static int sq_untrust(rp_store *s, const char *dir)
 {
     sqlite_store *q = sq(s);
-    sqlite3_stmt *st = stmt(q, ST_UNTRUST);
-    if (st == NULL || bind_str(q, st, 1, dir) != 0) {
+    sqlite3_stmt *st = sq_stmt(q, ST_UNTRUST);
+    if (st == NULL || sq_bind_str(q, st, 1, dir) != 0) {
         return -1;
     }
-    return run(q, st, "cannot remove trusted directory");
+    return sq_run(q, st, "cannot remove trusted directory");
 }
 
 static int sq_is_trusted(rp_store *s, const char *dir, bool *trusted)
 {
     sqlite_store *q = sq(s);
-    sqlite3_stmt *st = stmt(q, ST_IS_TRUSTED);
+    sqlite3_stmt *st = sq_stmt(q, ST_IS_TRUSTED);
     *trusted = false;
-    if (st == NULL || bind_str(q, st, 1, dir) != 0) {
+    if (st == NULL || sq_bind_str(q, st, 1, dir) != 0) {
         return -1;
     }
     int rc = sqlite3_step(st);
     if (rc == SQLITE_ROW) {
         *trusted = true;
     } else if (rc != SQLITE_DONE) {
-        set_sql_error(q, "cannot read trusted directories");
+        sq_set_sql_error(q, "cannot read trusted directories");
     }
     sqlite3_reset(st);
     return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : -1;
-}
-
-/* ---- the spend ledger ---- */
-
-static const char *arena_column(sqlite3_stmt *st, int col, rp_arena *a)
-{
-    const char *v = column_str(st, col);
-    return v != NULL ? rp_arena_strdup(a, v) : NULL;
-}
-
-static int sq_get_link(rp_store *s, const char *session_id, rp_arena *a, bool *found,
-                       rp_link_row *out)
-{
-    sqlite_store *q = sq(s);
-    sqlite3_stmt *st = stmt(q, ST_GET_LINK);
-    *found = false;
-    if (st == NULL || bind_str(q, st, 1, session_id) != 0) {
-        return -1;
-    }
-    int rc = sqlite3_step(st);
-    if (rc == SQLITE_ROW) {
-        *found = true;
-        out->parent_session_id = arena_column(st, 0, a);
-        out->root_session_id = arena_column(st, 1, a);
-        out->user_id = arena_column(st, 2, a);
-        out->root_user_id = arena_column(st, 3, a);
-        if (out->root_session_id == NULL) {
-            rp_store_set_error(s, "%s: corrupt session link of '%s': no root", q->path, session_id);
-            rc = SQLITE_ERROR;
-        }
-    } else if (rc != SQLITE_DONE) {
-        set_sql_error(q, "cannot read session link");
-    }
-    sqlite3_reset(st);
-    return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : -1;
-}
-
-static int sq_put_link(rp_store *s, const char *session_id, const char *parent_session_id,
-                       const char *root_session_id, const char *user_id, int64_t now_us)
-{
-    sqlite_store *q = sq(s);
-    sqlite3_stmt *st = stmt(q, ST_PUT_LINK);
-    if (st == NULL || bind_str(q, st, 1, session_id) != 0 ||
-        bind_str(q, st, 2, parent_session_id) != 0 || bind_str(q, st, 3, root_session_id) != 0 ||
-        bind_str(q, st, 4, user_id) != 0) {
-        return -1;
-    }
-    sqlite3_bind_int64(st, 5, now_us);
-    return run(q, st, "cannot record session link");
-}
-
-static int sq_reroot(rp_store *s, const char *old_root, const char *new_root)
-{
-    sqlite_store *q = sq(s);
-    enum stmt_id ids[] = {ST_REROOT_LINKS, ST_REROOT_SESSIONS, ST_REROOT_ROWS};
-    for (size_t i = 0; i < sizeof ids / sizeof ids[0]; i++) {
-        sqlite3_stmt *st = stmt(q, ids[i]);
-        if (st == NULL || bind_str(q, st, 1, old_root) != 0 || bind_str(q, st, 2, new_root) != 0 ||
-            run(q, st, "cannot move a spawn tree to its new root") != 0) {
-            return -1;
-        }
-    }
-    return 0;
-}
-
-static int sq_adopt_rows(rp_store *s, const char *root, const char *owner, int64_t now_us)
-{
-    sqlite_store *q = sq(s);
-    enum stmt_id ids[] = {ST_ADOPT_DAYS, ST_ADOPT_ROWS};
-    for (size_t i = 0; i < sizeof ids / sizeof ids[0]; i++) {
-        sqlite3_stmt *st = stmt(q, ids[i]);
-        if (st == NULL || bind_str(q, st, 1, root) != 0 || bind_str(q, st, 2, owner) != 0) {
-            return -1;
-        }
-        if (ids[i] == ST_ADOPT_DAYS) {
-            sqlite3_bind_int64(st, 3, now_us);
-        }
-        if (run(q, st, "cannot charge earlier spend to the tree's owner") != 0) {
-            return -1;
-        }
-    }
-    return 0;
-}
-
-static int sq_claim_budget(rp_store *s, const char *parent_session_id, const char *child_session_id)
-{
-    sqlite_store *q = sq(s);
-    sqlite3_stmt *st = stmt(q, ST_CLAIM_BUDGET);
-    if (st == NULL || bind_str(q, st, 1, parent_session_id) != 0 ||
-        bind_str(q, st, 2, child_session_id) != 0) {
-        return -1;
-    }
-    return run(q, st, "cannot claim sub-agent budget");
-}
-
-static int sq_usage_exists(rp_store *s, const char *session_id, const char *record_id, bool *exists)
-{
-    sqlite_store *q = sq(s);
-    sqlite3_stmt *st = stmt(q, ST_USAGE_EXISTS);
-    *exists = false;
-    if (st == NULL || bind_str(q, st, 1, session_id) != 0 || bind_str(q, st, 2, record_id) != 0) {
-        return -1;
-    }
-    int rc = sqlite3_step(st);
-    if (rc == SQLITE_ROW) {
-        *exists = true;
-    } else if (rc != SQLITE_DONE) {
-        set_sql_error(q, "cannot look up usage record");
-    }
-    sqlite3_reset(st);
-    return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : -1;
-}
-
-/* Binds ?3..?11 of an AGGREGATE_ADD upsert from one usage row. */
-static void bind_aggregate_add(sqlite3_stmt *st, const rp_usage_record *r)
-{
-    int64_t tokens = r->input_tokens + r->output_tokens + r->cache_read_input_tokens +
-                     r->cache_creation_input_tokens;
-    sqlite3_bind_int64(st, 3, r->input_tokens);
-    sqlite3_bind_int64(st, 4, r->output_tokens);
-    sqlite3_bind_int64(st, 5, r->cache_read_input_tokens);
-    sqlite3_bind_int64(st, 6, r->cache_creation_input_tokens);
-    sqlite3_bind_int64(st, 7, r->priced ? r->cost_nusd : 0);
-    sqlite3_bind_int64(st, 8, r->priced ? 1 : 0);
-    sqlite3_bind_int64(st, 9, r->priced ? 0 : 1);
-    sqlite3_bind_int64(st, 10, r->priced ? 0 : tokens);
-    sqlite3_bind_int64(st, 11, r->time_us);
-}
-
-/* Adds r to the aggregate row (key1, key2): the UPDATE, then the UPSERT when no row changed. */
-static int add_to_aggregate(sqlite_store *q, enum stmt_id bump, enum stmt_id add, const char *key1,
-                            const char *key2, const rp_usage_record *r, const char *what)
-{
-    sqlite3_stmt *st = stmt(q, bump);
-    if (st == NULL || bind_str(q, st, 1, key1) != 0 || bind_str(q, st, 2, key2) != 0) {
-        return -1;
-    }
-    bind_aggregate_add(st, r);
-    if (run(q, st, what) != 0) {
-        return -1;
-    }
-    if (sqlite3_changes(q->db) > 0) {
-        return 0;
-    }
-    st = stmt(q, add);
-    if (st == NULL || bind_str(q, st, 1, key1) != 0 || bind_str(q, st, 2, key2) != 0) {
-        return -1;
-    }
-    bind_aggregate_add(st, r);
-    return run(q, st, what);
-}
-
-static int sq_insert_usage(rp_store *s, const rp_usage_record *r, const char *day)
-{
-    sqlite_store *q = sq(s);
-    sqlite3_stmt *st = stmt(q, ST_INSERT_USAGE);
-    if (st == NULL) {
-        return -1;
-    }
-    sqlite3_bind_int64(st, 1, r->time_us);
-    if (bind_str(q, st, 2, day) != 0 || bind_str(q, st, 3, r->session_id) != 0 ||
-        bind_str(q, st, 4, r->root_session_id) != 0 ||
-        bind_str(q, st, 5, r->parent_session_id) != 0 || bind_str(q, st, 6, r->user_id) != 0 ||
-        bind_str(q, st, 7, r->model) != 0 || bind_str(q, st, 8, r->record_id) != 0 ||
-        bind_str(q, st, 15, r->priced_by) != 0) {
-        return -1;
-    }
-    sqlite3_bind_int64(st, 9, r->input_tokens);
-    sqlite3_bind_int64(st, 10, r->output_tokens);
-    sqlite3_bind_int64(st, 11, r->cache_read_input_tokens);
-    sqlite3_bind_int64(st, 12, r->cache_creation_input_tokens);
-    sqlite3_bind_int64(st, 13, r->priced ? 1 : 0);
-    sqlite3_bind_int64(st, 14, r->priced ? r->cost_nusd : 0);
-    if (run(q, st, "cannot record usage") != 0) {
-        return -1;
-    }
-
-    if (add_to_aggregate(q, ST_BUMP_SESSION, ST_ADD_SESSION, r->session_id, r->root_session_id, r,
-                         "cannot update session usage") != 0) {
-        return -1;
-    }
-    if (r->user_id == NULL) {
-        return 0;
-    }
-    return add_to_aggregate(q, ST_BUMP_USER_DAY, ST_ADD_USER_DAY, r->user_id, day, r,
-                            "cannot update daily user usage");
-}
-
-/* Reads the nine sums starting at column `col` into out. */
-static void column_totals(sqlite3_stmt *st, int col, rp_usage_totals *out)
-{
-    out->records = sqlite3_column_int64(st, col);
-    out->input_tokens = sqlite3_column_int64(st, col + 1);
-    out->output_tokens = sqlite3_column_int64(st, col + 2);
-    out->cache_read_input_tokens = sqlite3_column_int64(st, col + 3);
-    out->cache_creation_input_tokens = sqlite3_column_int64(st, col + 4);
-    out->cost_nusd = sqlite3_column_int64(st, col + 5);
-    out->priced_records = sqlite3_column_int64(st, col + 6);
-    out->unpriced_records = sqlite3_column_int64(st, col + 7);
-    out->unpriced_tokens = sqlite3_column_int64(st, col + 8);
-}
-
-/* Steps a bound query of AGGREGATE_COLUMNS rows and adds them into out (zeroed by the caller). */
-static int read_totals(sqlite_store *q, sqlite3_stmt *st, rp_usage_totals *out, const char *what)
-{
-    int rc;
-    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-        rp_usage_totals row;
-        column_totals(st, 0, &row);
-        out->records += row.records;
-        out->input_tokens += row.input_tokens;
-        out->output_tokens += row.output_tokens;
-        out->cache_read_input_tokens += row.cache_read_input_tokens;
-        out->cache_creation_input_tokens += row.cache_creation_input_tokens;
-        out->cost_nusd += row.cost_nusd;
-        out->priced_records += row.priced_records;
-        out->unpriced_records += row.unpriced_records;
-        out->unpriced_tokens += row.unpriced_tokens;
-    }
-    if (rc != SQLITE_DONE) {
-        set_sql_error(q, what);
-    }
-    sqlite3_reset(st);
-    return rc == SQLITE_DONE ? 0 : -1;
-}
-
-static int sq_usage_tree(rp_store *s, const char *root_session_id, rp_usage_totals *out)
-{
-    sqlite_store *q = sq(s);
-    sqlite3_stmt *st = stmt(q, ST_USAGE_TREE);
-    if (st == NULL || bind_str(q, st, 1, root_session_id) != 0) {
-        return -1;
-    }
-    return read_totals(q, st, out, "cannot sum spawn tree usage");
-}
-
-static int sq_usage_subtree(rp_store *s, const char *session_id, rp_usage_totals *out)
-{
-    sqlite_store *q = sq(s);
-    sqlite3_stmt *st = stmt(q, ST_USAGE_SUBTREE);
-    if (st == NULL || bind_str(q, st, 1, session_id) != 0) {
-        return -1;
-    }
-    return read_totals(q, st, out, "cannot sum subtree usage");
-}
-
-static int sq_user_spend(rp_store *s, const char *user_id, const char *first_day,
-                         const char *last_day, rp_usage_totals *out)
-{
-    sqlite_store *q = sq(s);
-    sqlite3_stmt *st = stmt(q, ST_USER_SPEND);
-    if (st == NULL || bind_str(q, st, 1, user_id) != 0 || bind_str(q, st, 2, first_day) != 0 ||
-        bind_str(q, st, 3, last_day) != 0) {
-        return -1;
-    }
-    return read_totals(q, st, out, "cannot sum user spend");
-}
-
-static int bind_window(sqlite_store *q, sqlite3_stmt *st, const char *user_id, const char *period,
-                       const char *window_start)
-{
-    return bind_str(q, st, 1, user_id) != 0 || bind_str(q, st, 2, period) != 0 ||
-                   bind_str(q, st, 3, window_start) != 0
-               ? -1
-               : 0;
-}
-
-static int sq_get_approval(rp_store *s, const char *user_id, const char *period,
-                           const char *window_start, double *approved_usd)
-{
-    sqlite_store *q = sq(s);
-    sqlite3_stmt *st = stmt(q, ST_GET_APPROVAL);
-    *approved_usd = 0.0;
-    if (st == NULL || bind_window(q, st, user_id, period, window_start) != 0) {
-        return -1;
-    }
-    int rc = sqlite3_step(st);
-    if (rc == SQLITE_ROW) {
-        *approved_usd = sqlite3_column_double(st, 0);
-    } else if (rc != SQLITE_DONE) {
-        set_sql_error(q, "cannot read user approval");
-    }
-    sqlite3_reset(st);
-    return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : -1;
-}
-
-static int sq_set_approval(rp_store *s, const char *user_id, const char *period,
-                           const char *window_start, double approved_usd, int64_t now_us)
-{
-    sqlite_store *q = sq(s);
-    sqlite3_stmt *st = stmt(q, ST_SET_APPROVAL);
-    if (st == NULL || bind_window(q, st, user_id, period, window_start) != 0) {
-        return -1;
-    }
-    sqlite3_bind_double(st, 4, approved_usd);
-    sqlite3_bind_int64(st, 5, now_us);
-    return run(q, st, "cannot record user approval");
-}
-
-static int sq_attach_budget(rp_store *s, const char *parent_session_id,
-                            const char *child_session_id, const char *budget_json, int64_t now_us)
-{
-    sqlite_store *q = sq(s);
-    sqlite3_stmt *st = stmt(q, ST_ATTACH_BUDGET);
-    if (st == NULL || bind_str(q, st, 1, parent_session_id) != 0 ||
-        bind_str(q, st, 2, child_session_id) != 0 || bind_str(q, st, 3, budget_json) != 0) {
-        return -1;
-    }
-    sqlite3_bind_int64(st, 4, now_us);
-    return run(q, st, "cannot attach sub-agent budget");
-}
-
-static int sq_session_budget(rp_store *s, const char *session_id, rp_arena *a, char **budget_json)
-{
-    sqlite_store *q = sq(s);
-    sqlite3_stmt *st = stmt(q, ST_SESSION_BUDGET);
-    *budget_json = NULL;
-    if (st == NULL || bind_str(q, st, 1, session_id) != 0) {
-        return -1;
-    }
-    int rc = sqlite3_step(st);
-    if (rc == SQLITE_ROW) {
-        size_t len = 0;
-        column_to_arena(st, a, budget_json, &len);
-    } else if (rc != SQLITE_DONE) {
-        set_sql_error(q, "cannot read sub-agent budget");
-    }
-    sqlite3_reset(st);
-    return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : -1;
-}
-
-static sqlite3_stmt *spend_stmt(sqlite_store *q, rp_spend_group group)
-{
-    if (q->spend_stmts[group] != NULL) {
-        return q->spend_stmts[group];
-    }
-    char sql[sizeof spend_sql_format + 128];
-    snprintf(sql, sizeof sql, spend_sql_format, spend_key_sql[group],
-             group == RP_SPEND_BY_NONE ? "" : " GROUP BY k ORDER BY k");
-    if (sqlite3_prepare_v3(q->db, sql, -1, SQLITE_PREPARE_PERSISTENT, &q->spend_stmts[group],
-                           NULL) != SQLITE_OK) {
-        set_sql_error(q, "cannot prepare spend query");
-        q->spend_stmts[group] = NULL;
-    }
-    return q->spend_stmts[group];
-}
-
-static int sq_spend(rp_store *s, const rp_spend_query *query,
-                    int (*fn)(void *self, const rp_spend_row *row), void *self)
-{
-    sqlite_store *q = sq(s);
-    sqlite3_stmt *st = spend_stmt(q, query->group);
-    if (st == NULL || bind_str(q, st, 1, query->user_id) != 0 ||
-        bind_str(q, st, 2, query->session_id) != 0 || bind_str(q, st, 3, query->first_day) != 0 ||
-        bind_str(q, st, 4, query->last_day) != 0) {
-        return -1;
-    }
-    int rc;
-    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-        rp_spend_row row = {.key = column_str(st, 0)};
-        if (row.key == NULL) {
-            row.key = "";
-        }
-        column_totals(st, 1, &row.totals);
-        if (fn(self, &row) != 0) {
-            rc = SQLITE_DONE;
-            break;
-        }
-    }
-    if (rc != SQLITE_DONE) {
-        set_sql_error(q, "cannot read spend");
-    }
-    sqlite3_reset(st);
-    return rc == SQLITE_DONE ? 0 : -1;
 }
 
 /* ---- open and close ---- */
@@ -1166,66 +769,6 @@ static void sq_close(rp_store *s)
     free(q->path);
     rp_store_base_free(s);
     free(q);
-}
-
-static int sq_take_pending_at(rp_store *s, const char *session_id, const char *ask_key, rp_arena *a,
-                              char **text, size_t *len, int64_t *created_us)
-{
-    sqlite_store *q = sq(s);
-    sqlite3_stmt *st = stmt(q, ST_TAKE_PENDING_AT);
-    if (st == NULL || bind_str(q, st, 1, session_id) != 0 || bind_str(q, st, 2, ask_key) != 0) {
-        return -1;
-    }
-    int rc;
-    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-        column_to_arena(st, a, text, len); /* at most one row: (session, key) is the key */
-        *created_us = sqlite3_column_int64(st, 1);
-    }
-    if (rc != SQLITE_DONE) {
-        set_sql_error(q, "cannot take pending ask");
-    }
-    sqlite3_reset(st);
-    return rc == SQLITE_DONE ? 0 : -1;
-}
-
-static int sq_get_transcript(rp_store *s, const char *session_id, const char *path, rp_arena *a,
-                             rp_transcript_mark *out)
-{
-    sqlite_store *q = sq(s);
-    sqlite3_stmt *st = stmt(q, path ? ST_GET_TRANSCRIPT_OFFSET : ST_LAST_TRANSCRIPT);
-    if (st == NULL || bind_str(q, st, 1, session_id) != 0 ||
-        (path != NULL && bind_str(q, st, 2, path) != 0)) {
-        return -1;
-    }
-    int rc = sqlite3_step(st);
-    int found = 1;
-    if (rc == SQLITE_ROW) {
-        const char *p = column_str(st, 0), *model = column_str(st, 2);
-        out->path = p ? rp_arena_strdup(a, p) : NULL;
-        out->offset = sqlite3_column_int64(st, 1);
-        out->model = model ? rp_arena_strdup(a, model) : NULL;
-        found = 0;
-        rc = SQLITE_DONE;
-    }
-    if (rc != SQLITE_DONE) {
-        set_sql_error(q, "cannot read transcript offset");
-    }
-    sqlite3_reset(st);
-    return rc == SQLITE_DONE ? found : -1;
-}
-
-static int sq_set_transcript_offset(rp_store *s, const char *session_id, const char *path,
-                                    int64_t offset, const char *model, int64_t now_us)
-{
-    sqlite_store *q = sq(s);
-    sqlite3_stmt *st = stmt(q, ST_SET_TRANSCRIPT_OFFSET);
-    if (st == NULL || bind_str(q, st, 1, session_id) != 0 || bind_str(q, st, 2, path) != 0 ||
-        bind_str(q, st, 4, model) != 0) {
-        return -1;
-    }
-    sqlite3_bind_int64(st, 3, offset);
-    sqlite3_bind_int64(st, 5, now_us);
-    return run(q, st, "cannot save transcript offset");
 }
 
 static const rp_store_ops sqlite_ops = {
