@@ -15,7 +15,7 @@
 struct cel_regex {
     pcre2_code *code;
     pcre2_match_context *mctx; /* the limits; read-only while matching, so shareable */
-    bool jit;                  /* compiled to machine code; else interpreted with the callout */
+    bool jit;                  /* compiled to machine code; else interpreted */
 };
 
 /* What the translator saw last, to validate repetition operators the way RE2 does. */
