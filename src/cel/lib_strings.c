@@ -234,7 +234,7 @@ static cel_value fn_matches(cel_call *call, const cel_value *args, uint32_t narg
     const cel_regex *re = call->prepared;
     cel_regex *own = NULL;
     if (!re) {
-        own = cel_regex_compile(args[1].v.s, args[1].len, err, sizeof err);
+        own = cel_regex_compile_once(args[1].v.s, args[1].len, err, sizeof err);
         if (!own)
             return cel_error_new(call->arena, "%s", err);
         re = own;

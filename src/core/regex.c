@@ -4,7 +4,9 @@
 #include "core/regex.h"
 
 #include <pcre2.h>
+#include <pthread.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +15,7 @@
 struct cel_regex {
     pcre2_code *code;
     pcre2_match_context *mctx; /* the limits; read-only while matching, so shareable */
+    bool jit;                  /* compiled to machine code; else interpreted */
 };
 
 /* What the translator saw last, to validate repetition operators the way RE2 does. */
@@ -31,6 +34,7 @@ typedef struct translator {
     char *err;
     size_t err_size;
     prev_item prev;
+    bool count_groups; /* open every group with a callout (group_opened) */
 } translator;
 
 static int fail(translator *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -58,6 +62,14 @@ static void emit(translator *t, const char *s, size_t n)
 static void emits(translator *t, const char *s)
 {
     emit(t, s, strlen(s));
+}
+
+/* After a group's opening: for a JIT-compiled pattern, a callout that counts the group's entries
+ * (see compile()). Every entry tries the first alternative first, so it passes the callout. */
+static void group_opened(translator *t)
+{
+    if (t->count_groups)
+        emits(t, "(?C)");
 }
 
 /* Bytes of the UTF-8 sequence starting with byte c (strings are valid UTF-8). */
@@ -316,6 +328,7 @@ static int group(translator *t)
         return fail(t, "backtracking control verbs (* are not supported (RE2 syntax)");
     if (i + 1 >= t->len || p[i + 1] != '?') {
         emit(t, "(", 1);
+        group_opened(t);
         t->i++;
         t->prev = PREV_NONE;
         return 0;
@@ -373,6 +386,7 @@ static int group(translator *t)
         if (k >= t->len || p[k] != '>' || k == name_start)
             return fail(t, "invalid named capture");
         emit(t, p + i, k + 1 - i);
+        group_opened(t);
         t->i = k + 1;
         t->prev = PREV_NONE;
         return 0;
@@ -392,15 +406,23 @@ static int group(translator *t)
     if (k >= t->len)
         return fail(t, "missing closing ): %.*s", (int)(t->len - i), p + i);
     emit(t, p + i, k + 1 - i);
+    if (p[k] == ':')
+        group_opened(t);
     t->i = k + 1;
     /* "(?i)" changes flags and is not an atom; "(?i:" opens a group. */
     t->prev = PREV_NONE;
     return 0;
 }
 
-int cel_regex_translate(const char *pattern, size_t len, rp_buf *out, char *err, size_t err_size)
+static int translate(const char *pattern, size_t len, bool count_groups, rp_buf *out, char *err,
+                     size_t err_size)
 {
-    translator t = {.p = pattern, .len = len, .out = out, .err = err, .err_size = err_size};
+    translator t = {.p = pattern,
+                    .len = len,
+                    .out = out,
+                    .err = err,
+                    .err_size = err_size,
+                    .count_groups = count_groups};
     if (err && err_size)
         err[0] = '\0';
     if (out)
@@ -466,6 +488,11 @@ int cel_regex_translate(const char *pattern, size_t len, rp_buf *out, char *err,
     return 0;
 }
 
+int cel_regex_translate(const char *pattern, size_t len, rp_buf *out, char *err, size_t err_size)
+{
+    return translate(pattern, len, false, out, err, err_size);
+}
+
 /* Steps of the search running on this thread (a program may be evaluated by several threads at
  * once, and the match context is shared). */
 static _Thread_local uint64_t search_steps;
@@ -477,10 +504,74 @@ static int step_callout(pcre2_callout_block *block, void *data)
     return ++search_steps > CEL_REGEX_STEP_LIMIT ? PCRE2_ERROR_CALLOUT : 0;
 }
 
-cel_regex *cel_regex_compile(const char *pattern, size_t len, char *err, size_t err_size)
+/* cel_regex_use_jit: off only in tests of the interpreter fallback. */
+static atomic_bool jit_disabled;
+
+void cel_regex_use_jit(bool on)
+{
+    atomic_store(&jit_disabled, !on);
+}
+
+bool cel_regex_is_jit(const cel_regex *re)
+{
+    return re->jit;
+}
+
+/* What a thread keeps between JIT searches, so that a search allocates nothing: the match data
+ * (JIT matching needs no frames in it) and the JIT stack. Freed when the thread exits. */
+typedef struct jit_scratch {
+    pcre2_match_data *md;
+    pcre2_jit_stack *stack;
+} jit_scratch;
+
+static pthread_once_t scratch_once = PTHREAD_ONCE_INIT;
+static pthread_key_t scratch_key;
+static _Thread_local jit_scratch *thread_scratch;
+
+static void scratch_free(void *p)
+{
+    jit_scratch *s = p;
+    pcre2_match_data_free(s->md);
+    pcre2_jit_stack_free(s->stack);
+    free(s);
+}
+
+static void scratch_key_create(void)
+{
+    if (pthread_key_create(&scratch_key, scratch_free) != 0)
+        abort();
+}
+
+static jit_scratch *scratch(void)
+{
+    if (thread_scratch)
+        return thread_scratch;
+    pthread_once(&scratch_once, scratch_key_create);
+    jit_scratch *s = calloc(1, sizeof *s);
+    if (!s)
+        abort();
+    s->md = pcre2_match_data_create(1, NULL);
+    s->stack = pcre2_jit_stack_create(CEL_REGEX_JIT_STACK_START, CEL_REGEX_JIT_STACK_MAX, NULL);
+    if (!s->md || !s->stack || pthread_setspecific(scratch_key, s) != 0)
+        abort(); /* allocation failure: as the arena does */
+    thread_scratch = s;
+    return s;
+}
+
+/* PCRE2 asks for the JIT stack at each JIT search: this thread's. */
+static pcre2_jit_stack *thread_jit_stack(void *data)
+{
+    (void)data;
+    return scratch()->stack;
+}
+
+/* Translates the pattern for the JIT or for the interpreter and compiles it with PCRE2; NULL
+ * with a message in err. */
+static pcre2_code *compile_pcre2(const char *pattern, size_t len, bool for_jit, char *err,
+                                 size_t err_size)
 {
     rp_buf pcre = {0};
-    if (cel_regex_translate(pattern, len, &pcre, err, err_size) != 0) {
+    if (translate(pattern, len, for_jit, &pcre, err, err_size) != 0) {
         rp_buf_free(&pcre);
         return NULL;
     }
@@ -490,12 +581,17 @@ cel_regex *cel_regex_compile(const char *pattern, size_t len, char *err, size_t 
     pcre2_set_newline(cctx, PCRE2_NEWLINE_LF);
     /* No PCRE2_UCP: RE2's \d \w \s \b are ASCII-only. PCRE2_UTF alone still folds case over
      * all of Unicode for (?i). */
-    /* PCRE2_AUTO_CALLOUT: PCRE2's match limit does not count the steps inside a repeat of a
-     * single character type, so `\s+$` over 100,000 spaces ran for 40 s (a scan and a backtrack
-     * per start position) without reaching it. A callout before every pattern item counts
-     * those steps too (step_callout), and a search past CEL_REGEX_STEP_LIMIT is an error. */
-    uint32_t options = PCRE2_UTF | PCRE2_DOLLAR_ENDONLY | PCRE2_NEVER_BACKSLASH_C |
-                       PCRE2_NEVER_UCP | PCRE2_AUTO_CALLOUT;
+    uint32_t options = PCRE2_UTF | PCRE2_DOLLAR_ENDONLY | PCRE2_NEVER_BACKSLASH_C | PCRE2_NEVER_UCP;
+    /* PCRE2_AUTO_CALLOUT (interpreter): its match limit does not count the steps inside a
+     * repeat of a single character type, so `\s+$` over 100,000 spaces ran for 40 s (a scan
+     * and a backtrack per start position) without reaching it. A callout before every pattern
+     * item counts those steps too. The JIT skips that work, and counts its own backtracking
+     * steps against the match limit, but not the entries of a repeated group: `(\s)+$` over
+     * 1 MB of spaces broken by an x every 20 KB ran 22 s. Its translation opens every group
+     * with a callout (group_opened), a few nanoseconds per entry. Both count into
+     * step_callout, and a search past CEL_REGEX_STEP_LIMIT is an error. */
+    if (!for_jit)
+        options |= PCRE2_AUTO_CALLOUT;
     int code_err = 0;
     PCRE2_SIZE offset = 0;
     pcre2_code *code =
@@ -507,19 +603,56 @@ cel_regex *cel_regex_compile(const char *pattern, size_t len, char *err, size_t 
         pcre2_get_error_message(code_err, msg, sizeof msg);
         if (err && err_size)
             snprintf(err, err_size, "invalid regex: %s", (const char *)msg);
-        return NULL;
     }
+    return code;
+}
+
+/* With want_jit, the pattern is compiled to machine code when PCRE2 can (it cannot when built
+ * without JIT support or when the system forbids executable memory); otherwise, or when the
+ * JIT fails, it is interpreted. */
+static cel_regex *compile(const char *pattern, size_t len, bool want_jit, char *err,
+                          size_t err_size)
+{
+    pcre2_code *code = NULL;
+    bool jit = false;
+    if (want_jit && !atomic_load(&jit_disabled)) {
+        code = compile_pcre2(pattern, len, true, err, err_size);
+        if (!code)
+            return NULL;
+        jit = pcre2_jit_compile(code, PCRE2_JIT_COMPLETE) == 0;
+        if (!jit) {
+            pcre2_code_free(code);
+            code = NULL;
+        }
+    }
+    if (!code)
+        code = compile_pcre2(pattern, len, false, err, err_size);
+    if (!code)
+        return NULL;
     cel_regex *re = calloc(1, sizeof *re);
     pcre2_match_context *mctx = pcre2_match_context_create(NULL);
     if (!re || !mctx)
         abort();
     pcre2_set_match_limit(mctx, CEL_REGEX_MATCH_LIMIT);
     pcre2_set_depth_limit(mctx, CEL_REGEX_DEPTH_LIMIT);
-    pcre2_set_callout(mctx, step_callout, NULL);
     pcre2_set_heap_limit(mctx, CEL_REGEX_HEAP_LIMIT_KIB);
+    pcre2_set_callout(mctx, step_callout, NULL);
+    if (jit)
+        pcre2_jit_stack_assign(mctx, thread_jit_stack, NULL);
     re->code = code;
     re->mctx = mctx;
+    re->jit = jit;
     return re;
+}
+
+cel_regex *cel_regex_compile(const char *pattern, size_t len, char *err, size_t err_size)
+{
+    return compile(pattern, len, true, err, err_size);
+}
+
+cel_regex *cel_regex_compile_once(const char *pattern, size_t len, char *err, size_t err_size)
+{
+    return compile(pattern, len, false, err, err_size);
 }
 
 /* PCRE2's allocator hooks, drawing the match data from the caller's arena. */
@@ -534,18 +667,30 @@ static void arena_free(void *ptr, void *arena)
     (void)arena; /* released with the arena */
 }
 
-int cel_regex_search(const cel_regex *re, const char *subject, size_t len, rp_arena *arena,
-                     char *err, size_t err_size)
+/* An interpreted search: its backtracking frames (up to the heap limit) come from the arena,
+ * so they are released with it rather than kept by the thread. */
+static int search_interpreted(const cel_regex *re, const char *subject, size_t len, rp_arena *arena)
 {
     pcre2_general_context *gctx = pcre2_general_context_create(arena_malloc, arena_free, arena);
     pcre2_match_data *md = gctx ? pcre2_match_data_create(1, gctx) : NULL;
     if (!md)
         abort();
-    search_steps = 0;
     int rc = pcre2_match(re->code, (PCRE2_SPTR)subject, len, 0, 0, md, re->mctx);
     /* Frees nothing (arena memory) but keeps PCRE2's bookkeeping balanced. */
     pcre2_match_data_free(md);
     pcre2_general_context_free(gctx);
+    return rc;
+}
+
+int cel_regex_search(const cel_regex *re, const char *subject, size_t len, rp_arena *arena,
+                     char *err, size_t err_size)
+{
+    search_steps = 0;
+    /* pcre2_match rather than pcre2_jit_match: it checks that the subject is valid UTF-8
+     * before running the machine code, which assumes it. */
+    int rc = re->jit
+                 ? pcre2_match(re->code, (PCRE2_SPTR)subject, len, 0, 0, scratch()->md, re->mctx)
+                 : search_interpreted(re, subject, len, arena);
     if (rc >= 0)
         return 1;
     if (rc == PCRE2_ERROR_NOMATCH)
@@ -559,6 +704,8 @@ int cel_regex_search(const cel_regex *re, const char *subject, size_t len, rp_ar
             snprintf(err, err_size, "regex step limit exceeded");
         else if (rc == PCRE2_ERROR_HEAPLIMIT)
             snprintf(err, err_size, "regex heap limit exceeded");
+        else if (rc == PCRE2_ERROR_JIT_STACKLIMIT)
+            snprintf(err, err_size, "regex stack limit exceeded");
         else {
             PCRE2_UCHAR msg[256];
             pcre2_get_error_message(rc, msg, sizeof msg);

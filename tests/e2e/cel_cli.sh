@@ -123,6 +123,17 @@ expect_rc "division by zero exits 1" 1
 expect_err_match "... with error: and the reason" '^error: .*divi'
 check "... and nothing on stdout" test ! -s "$OUT"
 
+# matches(): a constant pattern runs on PCRE2's JIT, which gives RE2's answer where the
+# interpreter stopped at its step limit; a runaway pattern still ends at a limit (fail closed).
+SPACES="\"$(printf '%100000s' '')x\""
+run_rampart "$OUT" "$ERR" cel --var "s=$SPACES" "s.matches('\\\\s+\$')"
+expect_rc "matches() of \\s+\$ over 100,000 spaces and an x" 0
+expect_out "... is false (RE2's answer, not a step-limit error)" "false"
+
+run_rampart "$OUT" "$ERR" cel --var "s=\"$(printf 'a%.0s' $(seq 60))!\"" "s.matches('^(a|aa)+\$')"
+expect_rc "a catastrophic backtracking pattern is an evaluation error" 1
+expect_err_match "... at the match limit" '^error: regex match limit exceeded'
+
 run_rampart "$OUT" "$ERR" cel 'nope + 1'
 expect_rc "an unbound variable is an evaluation error" 1
 expect_err_match "... naming it" '^error: .*nope'

@@ -5,27 +5,47 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "cel/cel.h"
 #include "cel/fn.h"
 #include "core/regex.h"
 
-/* 1 match, 0 no match; fails the test when the pattern does not compile or matching errs. */
-static int search(const char *pattern, const char *subject)
+/* One search with re; fails the test when matching errs. */
+static int search_with(cel_regex *re, const char *pattern, const char *subject)
 {
     char err[256];
-    cel_regex *re = cel_regex_compile(pattern, strlen(pattern), err, sizeof err);
-    if (!re)
-        fail_msg("pattern %s did not compile: %s", pattern, err);
     rp_arena a = {0};
     int rc = cel_regex_search(re, subject, strlen(subject), &a, err, sizeof err);
     if (rc < 0)
         fail_msg("matching %s against %s failed: %s", pattern, subject, err);
     rp_arena_free(&a);
     cel_regex_free(re);
+    return rc;
+}
+
+/* 1 match, 0 no match; fails the test when the pattern does not compile, matching errs, or the
+ * JIT-compiled and the interpreted pattern disagree. */
+static int search(const char *pattern, const char *subject)
+{
+    char err[256];
+    cel_regex *jit = cel_regex_compile(pattern, strlen(pattern), err, sizeof err);
+    if (!jit)
+        fail_msg("pattern %s did not compile: %s", pattern, err);
+    if (!cel_regex_is_jit(jit))
+        fail_msg("pattern %s was not JIT-compiled", pattern);
+    cel_regex *interpreted = cel_regex_compile_once(pattern, strlen(pattern), err, sizeof err);
+    if (!interpreted)
+        fail_msg("pattern %s did not compile without the JIT: %s", pattern, err);
+    if (cel_regex_is_jit(interpreted))
+        fail_msg("pattern %s compiled once was JIT-compiled", pattern);
+    int rc = search_with(jit, pattern, subject);
+    if (search_with(interpreted, pattern, subject) != rc)
+        fail_msg("%s against %s: the JIT says %d, the interpreter not", pattern, subject, rc);
     return rc;
 }
 
@@ -186,29 +206,43 @@ static void test_translation(void **state)
     rp_buf_free(&b);
 }
 
+/* Searches subject with pattern compiled for the JIT (jit) or for the interpreter; the result,
+ * and the message in err. */
+static int search_mode(const char *pattern, const char *subject, size_t len, bool jit, char *err,
+                       size_t err_size)
+{
+    cel_regex_use_jit(jit);
+    cel_regex *re = cel_regex_compile(pattern, strlen(pattern), err, err_size);
+    cel_regex_use_jit(true);
+    assert_non_null(re);
+    assert_int_equal(cel_regex_is_jit(re), jit);
+    rp_arena a = {0};
+    int rc = cel_regex_search(re, subject, len, &a, err, err_size);
+    rp_arena_free(&a);
+    cel_regex_free(re);
+    return rc;
+}
+
+/* Classic catastrophic backtracking (nested quantifiers that cannot match) ends at PCRE2's
+ * match limit, JIT-compiled or interpreted. */
 static void test_match_limit(void **state)
 {
     (void)state;
-    /* Classic catastrophic backtracking: nested quantifiers that cannot match. */
-    const char *pattern = "^(a|aa)+$";
     char subject[64];
     memset(subject, 'a', 60);
     subject[60] = '!';
     subject[61] = '\0';
-    char err[256];
-    cel_regex *re = cel_regex_compile(pattern, strlen(pattern), err, sizeof err);
-    assert_non_null(re);
-    rp_arena a = {0};
-    int rc = cel_regex_search(re, subject, strlen(subject), &a, err, sizeof err);
-    assert_int_equal(rc, -1);
-    assert_true(strstr(err, "limit") != NULL);
-    rp_arena_free(&a);
-    cel_regex_free(re);
+    for (int jit = 0; jit <= 1; jit++) {
+        char err[256] = "";
+        assert_int_equal(search_mode("^(a|aa)+$", subject, 61, jit, err, sizeof err), -1);
+        assert_non_null(strstr(err, "match limit"));
+    }
 }
 
-/* A search whose steps PCRE2's own limits do not count (a scan and a backtrack inside a
- * single-character repeat at every start position: quadratic) ends at the step limit instead
- * of running for tens of seconds; a long but linear search still succeeds. */
+/* The interpreter's match limit does not count the steps of a scan and a backtrack inside a
+ * single-character repeat at every start position (quadratic): interpreted, the search ends at
+ * the step limit instead of running for tens of seconds. The JIT skips that work and gives
+ * RE2's answer at once. A long but linear search succeeds either way. */
 static void test_step_limit(void **state)
 {
     (void)state;
@@ -218,26 +252,109 @@ static void test_step_limit(void **state)
     memset(subject, ' ', n);
     subject[n] = 'x';
     subject[n + 1] = '\0';
-    char err[256];
-    cel_regex *re = cel_regex_compile("\\s+$", 4, err, sizeof err);
-    assert_non_null(re);
-    rp_arena a = {0};
-    assert_int_equal(cel_regex_search(re, subject, n + 1, &a, err, sizeof err), -1);
+    char err[256] = "";
+    assert_int_equal(search_mode("\\s+$", subject, n + 1, false, err, sizeof err), -1);
     assert_non_null(strstr(err, "step limit"));
-    cel_regex_free(re);
+    clock_t t0 = clock();
+    assert_int_equal(search_mode("\\s+$", subject, n + 1, true, err, sizeof err), 0);
+    /* Interpreted: about 30 ms to the step limit (40 s before it); JIT: well under 1 ms. */
+    assert_true((double)(clock() - t0) / CLOCKS_PER_SEC < 0.02);
     /* ^(\S+\s+)*rm over 5,000 words: deep but linear; matches as RE2 would. */
     char *words = malloc(5000 * 2 + 16);
     assert_non_null(words);
     for (int i = 0; i < 5000; i++)
         memcpy(words + 2 * i, "x ", 2);
     strcpy(words + 10000, "rm -rf /");
-    re = cel_regex_compile("^(\\S+\\s+)*rm\\s+-rf", 17, err, sizeof err);
-    assert_non_null(re);
-    assert_int_equal(cel_regex_search(re, words, strlen(words), &a, err, sizeof err), 1);
-    cel_regex_free(re);
-    rp_arena_free(&a);
+    for (int jit = 0; jit <= 1; jit++)
+        assert_int_equal(
+            search_mode("^(\\S+\\s+)*rm\\s+-rf", words, strlen(words), jit, err, sizeof err), 1);
     free(words);
     free(subject);
+}
+
+/* The JIT's depth bound is its stack (PCRE2's depth and heap limits are the interpreter's): a
+ * search that needs more than CEL_REGEX_JIT_STACK_MAX fails, as the interpreter's fails at the
+ * step limit. */
+static void test_jit_stack_limit(void **state)
+{
+    (void)state;
+    size_t n = 200000;
+    char *subject = malloc(n + 2);
+    assert_non_null(subject);
+    memset(subject, ' ', n);
+    subject[n] = 'x';
+    subject[n + 1] = '\0';
+    char err[256] = "";
+    assert_int_equal(search_mode("(\\s)+$", subject, n + 1, true, err, sizeof err), -1);
+    assert_non_null(strstr(err, "stack limit"));
+    assert_int_equal(search_mode("(\\s)+$", subject, n + 1, false, err, sizeof err), -1);
+    assert_non_null(strstr(err, "limit"));
+    free(subject);
+}
+
+/* The JIT does not count the entries of a repeated group against its match limit: the
+ * translation opens each group with a callout that counts them against the step limit.
+ * Without it, `(\s)+$` over 1 MB of spaces broken by an x every 20 KB ran for 22 s. */
+static void test_jit_group_steps(void **state)
+{
+    (void)state;
+    size_t n = 200000, block = 20000;
+    char *subject = malloc(n + 1);
+    assert_non_null(subject);
+    for (size_t i = 0; i < n; i++)
+        subject[i] = i % block == block - 1 ? 'x' : ' ';
+    subject[n] = '\0';
+    const char *groups[] = {"(\\s)+$", "(?:\\s|y)+$", "(?P<sp>\\s)+$", "(?i:\\s)+$"};
+    for (size_t i = 0; i < sizeof groups / sizeof groups[0]; i++) {
+        char err[256] = "";
+        clock_t t0 = clock();
+        assert_int_equal(search_mode(groups[i], subject, n, true, err, sizeof err), -1);
+        assert_non_null(strstr(err, "step limit"));
+        assert_true((double)(clock() - t0) / CLOCKS_PER_SEC < 0.5); /* about 5 ms */
+    }
+    /* The callouts change no answer. */
+    assert_match("^(a(b)|c)+$", "abcab");
+    assert_no_match("^(?:a(b)|c)+$", "abcabd");
+    assert_match("^(?P<x>ab)(?i:CD)$", "abcd");
+    free(subject);
+}
+
+/* Each thread has its own match data and JIT stack: one compiled pattern searched from several
+ * threads at once gives every thread the right answers. */
+enum { THREADS = 4, ROUNDS = 2000 };
+
+static void *search_many(void *arg)
+{
+    const cel_regex *re = arg;
+    rp_arena a = {0};
+    char err[128];
+    intptr_t wrong = 0;
+    for (int i = 0; i < ROUNDS; i++) {
+        wrong += cel_regex_search(re, "git push --force origin", 23, &a, err, sizeof err) != 1;
+        wrong += cel_regex_search(re, "git push origin", 15, &a, err, sizeof err) != 0;
+        rp_arena_reset(&a);
+    }
+    rp_arena_free(&a);
+    return (void *)wrong;
+}
+
+static void test_jit_threads(void **state)
+{
+    (void)state;
+    char err[256];
+    const char *pattern = "^git\\s+push\\s+(\\S+\\s+)*--force";
+    cel_regex *re = cel_regex_compile(pattern, strlen(pattern), err, sizeof err);
+    assert_non_null(re);
+    assert_true(cel_regex_is_jit(re));
+    pthread_t t[THREADS];
+    for (int i = 0; i < THREADS; i++)
+        assert_int_equal(pthread_create(&t[i], NULL, search_many, re), 0);
+    for (int i = 0; i < THREADS; i++) {
+        void *wrong = NULL;
+        assert_int_equal(pthread_join(t[i], &wrong), 0);
+        assert_null(wrong);
+    }
+    cel_regex_free(re);
 }
 
 /* Through the function table: prepared (constant) and per-call patterns give the same answers
@@ -253,6 +370,7 @@ static void test_matches_function(void **state)
     bool is_const[2] = {false, true};
     void *prepared = f->prepare(args, is_const, 2);
     assert_non_null(prepared);
+    assert_true(cel_regex_is_jit(prepared)); /* compiled once, searched at every evaluation */
     cel_call with = {.arena = &a, .prepared = prepared};
     cel_call without = {.arena = &a};
     cel_value v = f->impl(&with, args, 2);
@@ -342,6 +460,9 @@ int main(void)
         cmocka_unit_test(test_translation),
         cmocka_unit_test(test_match_limit),
         cmocka_unit_test(test_step_limit),
+        cmocka_unit_test(test_jit_stack_limit),
+        cmocka_unit_test(test_jit_group_steps),
+        cmocka_unit_test(test_jit_threads),
         cmocka_unit_test(test_matches_function),
         cmocka_unit_test(test_matches_expressions),
     };
