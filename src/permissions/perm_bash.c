@@ -611,6 +611,7 @@ static void build_units(pb_ctx *x, rp_perm_bash *out)
         memset(u, 0, sizeof *u);
         if (!unit_texts(x, c, u))
             continue;
+        u->command = c->n_words > 0 ? c : NULL;
         u->floor = floor_of(x, c, unwrapped[i]);
         u->context = c->context;
         u->unwrapped = (c->context & RP_SH_CTX_WRAPPED) != 0;
@@ -620,6 +621,13 @@ static void build_units(pb_ctx *x, rp_perm_bash *out)
 
 int rp_perm_bash_analyse(rp_arena *a, const rp_path_ctx *pc, const char *command,
                          const char *workdir, rp_perm_bash *out)
+{
+    return rp_perm_bash_analyse_parsed(a, pc, command, NULL, workdir, out);
+}
+
+int rp_perm_bash_analyse_parsed(rp_arena *a, const rp_path_ctx *pc, const char *command,
+                                const struct rp_sh_parse *given, const char *workdir,
+                                rp_perm_bash *out)
 {
     if (a == NULL || pc == NULL || out == NULL)
         return -1;
@@ -634,7 +642,9 @@ int rp_perm_bash_analyse(rp_arena *a, const rp_path_ctx *pc, const char *command
 
     struct rp_sh_parse parse;
     memset(&parse, 0, sizeof parse);
-    if (!out->empty)
+    if (!out->empty && given != NULL)
+        parse = *given;
+    else if (!out->empty)
         rp_sh_parse(a, s, n, &parse);
     out->unreadable = parse.unreadable;
 

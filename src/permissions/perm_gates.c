@@ -18,6 +18,7 @@
 
 #include "core/buf.h"
 #include "permissions/perm_policy.h"
+#include "shell/git.h"
 #include "shell/patch.h"
 
 typedef struct gate_env {
@@ -585,22 +586,34 @@ static bool bash_rules_name_paths(gate_env *g)
     return false;
 }
 
+/* The program of a unit with words as its canonical text spells it (the basename when it is a
+ * path in a system bin directory, else words[0]): what precedes the argument words there. */
+static const char *program_text(rp_arena *a, const rp_perm_unit *u)
+{
+    const char *canonical = u->canonical ? u->canonical : u->text;
+    size_t rest = 0;
+    for (size_t i = 1; i < u->command->n_words; i++)
+        rest += 1 + u->command->words[i].len;
+    size_t len = strlen(canonical);
+    return rest <= len ? rp_arena_strndup(a, canonical, len - rest) : u->command->words[0].text;
+}
+
 /* The unit with its path operands respelled: absolute (cd-aware through the bash path
- * candidates, else against cwd) or cwd-relative. NULL when nothing changes. */
-static const char *respell(gate_env *g, const rp_perm_bash *b, const char *text, bool absolute)
+ * candidates, else against cwd) or cwd-relative. The operands are the parser's words, so a
+ * quoted operand with spaces stays one. NULL when nothing changes. */
+static const char *respell(gate_env *g, const rp_perm_bash *b, const rp_perm_unit *u, bool absolute)
 {
     const rp_path_ctx *pc = g->call->pc;
-    if (pc->cwd == NULL || g->s->flavor != RP_PATH_POSIX)
+    if (pc->cwd == NULL || g->s->flavor != RP_PATH_POSIX || u->command == NULL)
         return NULL;
+    const rp_sh_command *c = u->command;
     rp_buf out = {0};
+    rp_buf_puts(&out, program_text(g->a, u));
     bool changed = false;
-    const char *p = text;
-    for (size_t i = 0; *p; i++) {
-        const char *end = strchr(p, ' ');
-        size_t n = end ? (size_t)(end - p) : strlen(p);
-        char *word = rp_arena_strndup(g->a, p, n);
+    for (size_t i = 1; i < c->n_words; i++) {
+        const char *word = c->words[i].text;
         const char *spelled = word;
-        if (i > 0 && word[0] != '-' && word[0] != '\0' && !strpbrk(word, "=$`*?[")) {
+        if (word[0] != '-' && word[0] != '\0' && !strpbrk(word, "=$`*?[")) {
             if (absolute && word[0] != '/') {
                 spelled = NULL;
                 for (size_t k = 0; k < b->n_candidates && !spelled; k++)
@@ -616,10 +629,8 @@ static const char *respell(gate_env *g, const rp_perm_bash *b, const char *text,
             }
         }
         changed = changed || strcmp(spelled, word) != 0;
-        if (i)
-            rp_buf_putc(&out, ' ');
+        rp_buf_putc(&out, ' ');
         rp_buf_puts(&out, spelled);
-        p = end ? end + 1 : p + n;
     }
     if (!changed) {
         rp_buf_free(&out);
@@ -628,62 +639,51 @@ static const char *respell(gate_env *g, const rp_perm_bash *b, const char *text,
     return rp_buf_to_arena(&out, g->a);
 }
 
-/* `git` with its global options removed (`git -C src -c x=y --no-pager push` → `git push`), so
- * that `git push *` rules see the subcommand; *runs_code is set when a -c value makes git run
- * a shell command of its choosing (an alias starting with '!', core.sshCommand, core.pager,
- * core.fsmonitor, core.hooksPath, a diff/merge/credential helper). NULL when nothing changes. */
-static const char *git_without_global_options(rp_arena *a, const char *text, bool *runs_code)
+/* Whether a -c / --config-env value of git makes git run a shell command of its choosing: an
+ * alias (a '!' one runs the shell; any other may expand to one of these), core.sshCommand,
+ * core.pager, core.fsmonitor, core.hooksPath, core.editor, a diff/merge/credential helper. */
+static bool config_runs_code(rp_arena *a, const char *kv)
+{
+    char *v = rp_arena_strdup(a, kv);
+    for (char *c = v; *c; c++)
+        if (*c >= 'A' && *c <= 'Z')
+            *c = (char)(*c - 'A' + 'a');
+    static const char *const parts[] = {"sshcommand", "core.pager", "fsmonitor", "hookspath",
+                                        ".command",   ".helper",    ".textconv", "core.editor",
+                                        ".program",   ".tool",      NULL};
+    if (strncmp(v, "alias.", 6) == 0)
+        return true;
+    for (size_t k = 0; parts[k]; k++)
+        if (strstr(v, parts[k]))
+            return true;
+    return false;
+}
+
+/* `git` with its global options removed as git reads them (shell/git.h: `git -C src -c x=y
+ * --no-pager push` → `git push`), so that `git push *` rules see the subcommand; *runs_code is
+ * set when a -c value makes git run a shell command (config_runs_code), or when there are more
+ * of them than git.h records. NULL when there are no global options. */
+static const char *git_without_global_options(rp_arena *a, const rp_perm_unit *u, bool *runs_code)
 {
     *runs_code = false;
-    if (strncmp(text, "git ", 4) != 0)
+    if (u->command == NULL || strcmp(program_text(a, u), "git") != 0)
         return NULL;
-    static const char *const with_value[] = {
-        "-C",          "-c",           "--git-dir",      "--work-tree", "--namespace",
-        "--exec-path", "--config-env", "--super-prefix", NULL};
-    const char *p = text + 4;
-    bool changed = false;
-    for (;;) {
-        while (*p == ' ')
-            p++;
-        size_t n = strcspn(p, " ");
-        if (n == 0 || p[0] != '-')
-            break;
-        const char *value = NULL;
-        bool takes_next = false;
-        for (size_t k = 0; with_value[k]; k++) {
-            size_t kl = strlen(with_value[k]);
-            if (n == kl && strncmp(p, with_value[k], kl) == 0)
-                takes_next = true;
-            else if (n > kl && strncmp(p, with_value[k], kl) == 0 &&
-                     (p[kl] == '=' || with_value[k][1] != '-'))
-                value = p + kl + (p[kl] == '=');
-        }
-        bool is_c = strncmp(p, "-c", 2) == 0 || strncmp(p, "--config-env", 12) == 0;
-        p += n;
-        if (takes_next) {
-            while (*p == ' ')
-                p++;
-            value = p;
-            p += strcspn(p, " ");
-        }
-        if (is_c && value) {
-            char *v = rp_arena_strndup(a, value, strcspn(value, " "));
-            for (char *c = v; *c; c++)
-                if (*c >= 'A' && *c <= 'Z')
-                    *c = (char)(*c - 'A' + 'a');
-            const char *eq = strchr(v, '=');
-            if ((strncmp(v, "alias.", 6) == 0 && eq && eq[1] == '!') || strstr(v, "sshcommand") ||
-                strstr(v, "core.pager") || strstr(v, "fsmonitor") || strstr(v, "hookspath") ||
-                strstr(v, ".command") || strstr(v, ".helper") || strstr(v, ".textconv") ||
-                strstr(v, "core.editor") || strstr(v, ".program") || strstr(v, ".tool") ||
-                strncmp(v, "alias.", 6) == 0)
-                *runs_code = true;
-        }
-        changed = true;
+    const rp_sh_command *c = u->command;
+    rp_git_globals gl;
+    rp_git_read_globals(c, &gl);
+    if (gl.subcommand <= 1)
+        return NULL;
+    *runs_code = gl.overflow;
+    for (size_t k = 0; k < gl.n_configs && !*runs_code; k++)
+        *runs_code = config_runs_code(a, gl.configs[k]);
+    rp_buf out = {0};
+    rp_buf_puts(&out, "git ");
+    for (size_t i = gl.subcommand; i < c->n_words; i++) {
+        if (i > gl.subcommand)
+            rp_buf_putc(&out, ' ');
+        rp_buf_puts(&out, c->words[i].text);
     }
-    if (!changed)
-        return NULL;
-    return rp_arena_sprintf(a, "git %s", p);
+    return rp_buf_to_arena(&out, a);
 }
 
 /* One unit's decision: the rule for its text as written, made stricter by a specific rule for
@@ -703,8 +703,7 @@ static rp_perm_action unit_action(gate_env *g, const rp_perm_bash *b, const rp_p
             m = c;
     }
     bool git_runs_code = false;
-    const char *git =
-        git_without_global_options(g->a, u->canonical ? u->canonical : u->text, &git_runs_code);
+    const char *git = git_without_global_options(g->a, u, &git_runs_code);
     if (git) {
         rp_perm_match r = rp_perm_evaluate(g->a, &g->rv, "bash", git);
         if (r.explicit_match && !is_catch_all(r.rule->pattern) && r.action > m.action)
@@ -713,9 +712,8 @@ static rp_perm_action unit_action(gate_env *g, const rp_perm_bash *b, const rp_p
     /* git -c alias.x='!…' / core.sshCommand=…: a shell command git runs for it */
     *runs_code = git_runs_code;
     if (path_rules) {
-        const char *base = u->canonical ? u->canonical : u->text;
         for (int k = 0; k < 2; k++) {
-            const char *alt = respell(g, b, base, k == 0);
+            const char *alt = respell(g, b, u, k == 0);
             if (alt == NULL)
                 continue;
             rp_perm_match r = rp_perm_evaluate(g->a, &g->rv, "bash", alt);
@@ -817,27 +815,34 @@ static rp_perm_path_token *append_token(rp_arena *a, const rp_perm_path_token *l
 }
 
 /* Files a network client uploads: curl's -F name=@FILE / name=<FILE, -d @FILE, --data=@FILE,
- * file:// URLs; httpie's field@FILE. Their operands are not path-shaped to the token rules. */
+ * -T FILE / --upload-file FILE, file:// URLs; httpie's field@FILE. Their operands are not
+ * path-shaped to the token rules. The operands are the parser's words: `-F "a=@my file"` uploads
+ * "my file". */
 static void add_upload_tokens(gate_env *g, rp_perm_bash *b)
 {
     static const char *const clients[] = {"curl", "wget", "http", "https", "xh", NULL};
     for (size_t u = 0; u < b->n_units; u++) {
-        const char *text = b->units[u].canonical ? b->units[u].canonical : b->units[u].text;
-        size_t pl = strcspn(text, " ");
+        const rp_sh_command *c = b->units[u].command;
+        if (c == NULL)
+            continue;
+        const char *program = program_text(g->a, &b->units[u]);
         bool client = false;
         for (size_t k = 0; clients[k] && !client; k++)
-            client = strlen(clients[k]) == pl && strncmp(text, clients[k], pl) == 0;
+            client = strcmp(program, clients[k]) == 0;
         if (!client)
             continue;
-        for (const char *p = text + pl; *p;) {
-            while (*p == ' ')
-                p++;
-            size_t n = strcspn(p, " ");
-            char *word = rp_arena_strndup(g->a, p, n);
-            p += n;
+        bool curl = strcmp(program, "curl") == 0;
+        for (size_t i = 1; i < c->n_words; i++) {
+            const char *word = c->words[i].text;
             const char *file = NULL;
             const char *at = strchr(word, '@'), *lt = strstr(word, "=<");
-            if (strncmp(word, "file://", 7) == 0)
+            if (curl && (strcmp(word, "-T") == 0 || strcmp(word, "--upload-file") == 0))
+                file = i + 1 < c->n_words ? c->words[++i].text : NULL;
+            else if (curl && strncmp(word, "-T", 2) == 0)
+                file = word + 2;
+            else if (curl && strncmp(word, "--upload-file=", 14) == 0)
+                file = word + 14;
+            else if (strncmp(word, "file://", 7) == 0)
                 file = word + 7;
             else if (lt)
                 file = lt + 2;

@@ -1,4 +1,4 @@
-/* git_cli.c — git's global options before the subcommand (git_cli.h). */
+/* git.c — git's global options before the subcommand (git.h). */
 #include "shell/git.h"
 
 #include <string.h>
@@ -30,6 +30,10 @@ static bool is_value_option(const char *t)
 /* Records what a `-c` value (from_env false) or `--config-env` value configures. */
 static void note_config(rp_git_globals *g, const char *kv, bool from_env)
 {
+    if (g->n_configs < RP_GIT_MAX_RECORDED)
+        g->configs[g->n_configs++] = kv;
+    else
+        g->overflow = true;
     if (strncasecmp(kv, "url.", 4) == 0)
         g->rewrites_urls = true;
     if (strncasecmp(kv, "alias.", 6) != 0)

@@ -1,5 +1,6 @@
-/* git_cli.h — git's global options, read as git reads them (git.c handle_options), for the
- * policies that look at `git` commands (github_policy, block_working_dir_changes).
+/* git.h — git's global options, read as git reads them (git.c handle_options): the one reader
+ * for everything that looks at `git` commands (github_policy, block_working_dir_changes, the
+ * permissions gates).
  *
  * `git [-C DIR] [-c K=V] [--git-dir X] [--no-pager] … SUBCOMMAND ARGS`: the subcommand is the
  * first word after the global options, not words[1]. */
@@ -22,8 +23,11 @@ typedef struct rp_git_globals {
     size_t alias_name_lens[RP_GIT_MAX_RECORDED];
     const char *alias_values[RP_GIT_MAX_RECORDED]; /* NULL when it comes from the environment */
     size_t n_aliases;
+    /* Every -c value and --config-env value (`key=value`, `key`), in order. */
+    const char *configs[RP_GIT_MAX_RECORDED];
+    size_t n_configs;
     bool rewrites_urls; /* a url.<base>.insteadOf / pushInsteadOf was set with -c */
-    bool overflow;      /* more -C values or aliases than recorded: callers treat as unknown */
+    bool overflow; /* more -C values, aliases or configs than recorded: callers treat as unknown */
 } rp_git_globals;
 
 /* Reads the global options of c (whose program is git). */
