@@ -248,6 +248,10 @@ int rp_perm_bash_analyse_parsed(rp_arena *a, const rp_path_ctx *pc, const char *
                                 const struct rp_sh_parse *parse, const char *workdir,
                                 rp_perm_bash *out);
 
+/* The program of a unit with a command as its canonical text spells it: the basename when it
+ * is a path in a system bin directory, else words[0] as the parser reads it. */
+const char *rp_perm_unit_program(rp_arena *a, const rp_perm_unit *u);
+
 /* Text with its comment lines removed (every line whose first non-blank is '#'), trimmed;
  * the raw text when nothing remains. No copy when there is nothing to remove or trim. */
 const char *rp_perm_strip_comment_lines(rp_arena *a, const char *text);

@@ -619,6 +619,17 @@ static void build_units(pb_ctx *x, rp_perm_bash *out)
     }
 }
 
+const char *rp_perm_unit_program(rp_arena *a, const rp_perm_unit *u)
+{
+    /* the canonical text is the program and the words after it, joined by single spaces */
+    const char *canonical = u->canonical ? u->canonical : u->text;
+    size_t rest = 0;
+    for (size_t i = 1; i < u->command->n_words; i++)
+        rest += 1 + u->command->words[i].len;
+    size_t len = strlen(canonical);
+    return rest <= len ? rp_arena_strndup(a, canonical, len - rest) : u->command->words[0].text;
+}
+
 int rp_perm_bash_analyse(rp_arena *a, const rp_path_ctx *pc, const char *command,
                          const char *workdir, rp_perm_bash *out)
 {
@@ -654,5 +665,6 @@ int rp_perm_bash_analyse_parsed(rp_arena *a, const rp_path_ctx *pc, const char *
     pb_ctx x = {.a = a, .pc = pc, .parse = &parse, .src = s, .src_len = n, .roles = roles};
     build_units(&x, out);
     pb_paths(&x, workdir, out);
+    pb_uploads(&x, out);
     return 0;
 }

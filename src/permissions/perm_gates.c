@@ -586,18 +586,6 @@ static bool bash_rules_name_paths(gate_env *g)
     return false;
 }
 
-/* The program of a unit with words as its canonical text spells it (the basename when it is a
- * path in a system bin directory, else words[0]): what precedes the argument words there. */
-static const char *program_text(rp_arena *a, const rp_perm_unit *u)
-{
-    const char *canonical = u->canonical ? u->canonical : u->text;
-    size_t rest = 0;
-    for (size_t i = 1; i < u->command->n_words; i++)
-        rest += 1 + u->command->words[i].len;
-    size_t len = strlen(canonical);
-    return rest <= len ? rp_arena_strndup(a, canonical, len - rest) : u->command->words[0].text;
-}
-
 /* The unit with its path operands respelled: absolute (cd-aware through the bash path
  * candidates, else against cwd) or cwd-relative. The operands are the parser's words, so a
  * quoted operand with spaces stays one. NULL when nothing changes. */
@@ -608,7 +596,7 @@ static const char *respell(gate_env *g, const rp_perm_bash *b, const rp_perm_uni
         return NULL;
     const rp_sh_command *c = u->command;
     rp_buf out = {0};
-    rp_buf_puts(&out, program_text(g->a, u));
+    rp_buf_puts(&out, rp_perm_unit_program(g->a, u));
     bool changed = false;
     for (size_t i = 1; i < c->n_words; i++) {
         const char *word = c->words[i].text;
@@ -666,7 +654,7 @@ static bool config_runs_code(rp_arena *a, const char *kv)
 static const char *git_without_global_options(rp_arena *a, const rp_perm_unit *u, bool *runs_code)
 {
     *runs_code = false;
-    if (u->command == NULL || strcmp(program_text(a, u), "git") != 0)
+    if (u->command == NULL || strcmp(rp_perm_unit_program(a, u), "git") != 0)
         return NULL;
     const rp_sh_command *c = u->command;
     rp_git_globals gl;
@@ -804,71 +792,22 @@ static size_t patch_paths(rp_arena *a, const char *patch, const char ***out);
 static bool file_tool_gates(gate_env *g, const char *surface, const char *const *raws, size_t n,
                             bool skill_read);
 
-static rp_perm_path_token *append_token(rp_arena *a, const rp_perm_path_token *list, size_t n,
-                                        const rp_perm_path_token *t)
+/* The bash analysis of command, on the evaluation's shared parse when the caller has one. */
+static int analyse(gate_env *g, const char *command, const char *workdir, rp_perm_bash *b)
 {
-    rp_perm_path_token *out = rp_arena_alloc(a, (n + 1) * sizeof *out);
-    if (n)
-        memcpy(out, list, n * sizeof *out);
-    out[n] = *t;
-    return out;
-}
-
-/* Files a network client uploads: curl's -F name=@FILE / name=<FILE, -d @FILE, --data=@FILE,
- * -T FILE / --upload-file FILE, file:// URLs; httpie's field@FILE. Their operands are not
- * path-shaped to the token rules. The operands are the parser's words: `-F "a=@my file"` uploads
- * "my file". */
-static void add_upload_tokens(gate_env *g, rp_perm_bash *b)
-{
-    static const char *const clients[] = {"curl", "wget", "http", "https", "xh", NULL};
-    for (size_t u = 0; u < b->n_units; u++) {
-        const rp_sh_command *c = b->units[u].command;
-        if (c == NULL)
-            continue;
-        const char *program = program_text(g->a, &b->units[u]);
-        bool client = false;
-        for (size_t k = 0; clients[k] && !client; k++)
-            client = strcmp(program, clients[k]) == 0;
-        if (!client)
-            continue;
-        bool curl = strcmp(program, "curl") == 0;
-        for (size_t i = 1; i < c->n_words; i++) {
-            const char *word = c->words[i].text;
-            const char *file = NULL;
-            const char *at = strchr(word, '@'), *lt = strstr(word, "=<");
-            if (curl && (strcmp(word, "-T") == 0 || strcmp(word, "--upload-file") == 0))
-                file = i + 1 < c->n_words ? c->words[++i].text : NULL;
-            else if (curl && strncmp(word, "-T", 2) == 0)
-                file = word + 2;
-            else if (curl && strncmp(word, "--upload-file=", 14) == 0)
-                file = word + 14;
-            else if (strncmp(word, "file://", 7) == 0)
-                file = word + 7;
-            else if (lt)
-                file = lt + 2;
-            else if (at && !strstr(word, "://"))
-                file = at + 1;
-            if (file == NULL || file[0] == '\0')
-                continue;
-            rp_perm_path_token t = {.raw = file, .kind = RP_PERM_TOK_BROAD};
-            rp_path_policy_values(g->a, g->call->pc, file, NULL, &t.values);
-            if (t.values.n == 0)
-                continue;
-            t.external =
-                t.values.canonical && rp_path_outside(g->a, g->call->pc, t.values.canonical);
-            b->candidates = append_token(g->a, b->candidates, b->n_candidates++, &t);
-            if (t.external)
-                b->externals = append_token(g->a, b->externals, b->n_externals++, &t);
-        }
-    }
+    const rp_perm_call *call = g->call;
+    if (call->parse_shell == NULL)
+        return rp_perm_bash_analyse(g->a, call->pc, command, workdir, b);
+    struct rp_sh_parse parse;
+    call->parse_shell(call->parse_self, command, &parse);
+    return rp_perm_bash_analyse_parsed(g->a, call->pc, command, &parse, workdir, b);
 }
 
 static bool shell_gates(gate_env *g, const char *command, const char *workdir)
 {
     rp_perm_bash b;
-    if (rp_perm_bash_analyse(g->a, g->call->pc, command, workdir, &b) != 0)
+    if (analyse(g, command, workdir, &b) != 0)
         return enforce(g, RP_PERM_ASK, "bash command cannot be analysed");
-    add_upload_tokens(g, &b);
     /* Codex applies `apply_patch <<EOF … EOF` run through its shell itself: the files named by
      * the patch headers are edits. */
     if (strstr(command, "*** Begin Patch")) {
@@ -940,12 +879,33 @@ static const char *command_from_argv(rp_arena *a, const rp_json *arr)
     return rp_buf_to_arena(&b, a);
 }
 
+/* A command string as given when the blanks around it are spaces, tabs and newlines that
+ * bash skips anyway (no backslash before them; with a here-doc, only newlines after it, which
+ * cannot change its delimiter line): its parse is then the one the other shell policies share.
+ * Else trimmed (the reference trims); NULL when blank. */
+static const char *command_string(rp_arena *a, const rp_json *v)
+{
+    const char *trimmed = trimmed_string(a, v);
+    if (trimmed == NULL)
+        return NULL;
+    const char *raw = rp_json_str(v);
+    size_t lead = strspn(raw, " \t\n"), n = strlen(trimmed);
+    const char *rest = raw + lead + n;
+    bool blanks_only =
+        strncmp(raw + lead, trimmed, n) == 0 && strspn(rest, " \t\n") == strlen(rest);
+    bool ends_line = strpbrk(rest, " \t") == NULL; /* only newlines after it */
+    if (!blanks_only || (rest[0] && trimmed[n - 1] == '\\') ||
+        (!ends_line && strstr(trimmed, "<<")))
+        return trimmed;
+    return raw;
+}
+
 static const char *shell_command(rp_arena *a, const rp_json *input, const char *key)
 {
     const rp_json *v = rp_json_get(input, key);
     if (v && rp_json_is_array(v))
         return command_from_argv(a, v);
-    return trimmed_string(a, v);
+    return command_string(a, v);
 }
 
 /* Paths named by the headers of an apply_patch body (shell/patch.h), in order. */
