@@ -71,6 +71,20 @@ static void test_configs_recorded(void **s)
     assert_false(g.overflow);
 }
 
+/* Several -c alias.x: the last one set is the alias (git reads config keys in order). */
+static void test_last_alias_wins(void **s)
+{
+    (void)s;
+    rp_git_globals g;
+    subcommand_of("git -c alias.x=status -c ALIAS.X=log x", &g);
+    assert_int_equal(rp_git_alias_index(&g, "x"), 1);
+    assert_string_equal(g.alias_values[1], "log");
+    subcommand_of("git --config-env alias.x=E x", &g);
+    assert_int_equal(rp_git_alias_index(&g, "x"), 0);
+    assert_null(g.alias_values[0]);
+    assert_true(g.config_from_env[0]);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -78,6 +92,7 @@ int main(void)
         cmocka_unit_test(test_shallow_file_takes_a_value),
         cmocka_unit_test(test_exec_path_takes_no_value),
         cmocka_unit_test(test_configs_recorded),
+        cmocka_unit_test(test_last_alias_wins),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     rp_arena_free(&arena);
