@@ -54,6 +54,18 @@ static void test_blast_radius_global_options(void **s)
     assert_string_equal(BLAST("git --config-env remote.origin.mirror=E push origin"), "ASK");
 }
 
+/* A command the parser cannot read gets the reference's whitespace reading; git's global
+ * options there are read by shell/git.h too. */
+static void test_blast_radius_fallback_global_options(void **s)
+{
+    (void)s;
+    assert_string_equal(BLAST("git -C d push --force origin 'oops"), "DENY");
+    /* was: "x" read as the subcommand, so only the unreadable command's ASK */
+    assert_string_equal(BLAST("git --shallow-file x push --force origin 'oops"), "DENY");
+    /* --exec-path alone prints and exits (was: read as a forced push, DENY) */
+    assert_string_equal(BLAST("git --exec-path x push --force origin 'oops"), "ASK");
+}
+
 static void test_working_dir_last_alias_wins(void **s)
 {
     (void)s;
@@ -68,6 +80,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_blast_radius_global_options),
+        cmocka_unit_test(test_blast_radius_fallback_global_options),
         cmocka_unit_test(test_working_dir_last_alias_wins),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
