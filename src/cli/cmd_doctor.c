@@ -57,46 +57,6 @@ static void collect(void *self, const char *command)
     }
 }
 
-/* Splits a sh command line into words (quotes and backslashes as sh reads them; enough for
- * the commands install writes and their hand-edited variants). */
-static size_t split_words(const char *s, char **words, size_t max)
-{
-    size_t n = 0;
-    while (*s && n < max) {
-        while (*s == ' ' || *s == '\t') {
-            s++;
-        }
-        if (!*s) {
-            break;
-        }
-        rp_buf w = {0};
-        while (*s && *s != ' ' && *s != '\t') {
-            if (*s == '\'') {
-                const char *e = strchr(s + 1, '\'');
-                size_t len = e ? (size_t)(e - s - 1) : strlen(s + 1);
-                rp_buf_append(&w, s + 1, len);
-                s += len + 1 + (e != NULL);
-            } else if (*s == '"') {
-                for (s++; *s && *s != '"'; s++) {
-                    if (*s == '\\' && s[1] && strchr("\"\\$`", s[1])) {
-                        s++;
-                    }
-                    rp_buf_putc(&w, *s);
-                }
-                s += *s == '"';
-            } else if (*s == '\\' && s[1]) {
-                rp_buf_putc(&w, s[1]);
-                s += 2;
-            } else {
-                rp_buf_putc(&w, *s++);
-            }
-        }
-        rp_buf_append(&w, "", 0);
-        words[n++] = rp_buf_take(&w);
-    }
-    return n;
-}
-
 /* Runs `bin --version` (output discarded) for at most 5 s; returns its exit status, or -1. */
 static int run_version(const char *bin)
 {
@@ -247,12 +207,17 @@ static bool check_words(const char *const *words, size_t n, rp_buf *note, rp_buf
 /* Checks one hook command line (sh syntax). */
 static bool check_command(const char *command, rp_buf *note, rp_buf *why)
 {
-    char *words[32];
-    size_t n = split_words(command, words, 32);
-    bool ok = check_words((const char *const *)words, n, note, why);
-    for (size_t i = 0; i < n; i++) {
-        free(words[i]);
+    rp_arena arena = {0};
+    size_t n;
+    const char *const *words = rp_splice_command_words(&arena, command, &n);
+    bool ok;
+    if (words == NULL && command[strspn(command, " \t\n")] != '\0') {
+        rp_buf_puts(why, "the hook command cannot be read as sh reads it (an unclosed quote?)");
+        ok = false;
+    } else {
+        ok = check_words(words, n, note, why);
     }
+    rp_arena_free(&arena);
     return ok;
 }
 

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "core/json.h"
+#include "shell/shell.h"
 
 /* ---- the scanner ---- */
 
@@ -602,47 +603,21 @@ static void remove_elements(scanner *sc, int cont, const bool *gone, edits *e)
 
 /* ---- handlers ---- */
 
-/* Splits the next sh word of s at *p (quotes removed) into out; false at the end. */
-static bool next_word(const char **p, rp_buf *out)
+const char *const *rp_splice_command_words(rp_arena *a, const char *command, size_t *n)
 {
-    const char *s = *p;
-    while (*s == ' ' || *s == '\t') {
-        s++;
+    *n = 0;
+    struct rp_sh_parse parse;
+    if (command == NULL || rp_sh_parse(a, command, strlen(command), &parse) != 0 ||
+        parse.unreadable || parse.n_commands == 0 || parse.commands[0].n_words == 0) {
+        return NULL;
     }
-    if (!*s) {
-        *p = s;
-        return false;
+    const rp_sh_command *c = &parse.commands[0];
+    const char **words = rp_arena_alloc(a, c->n_words * sizeof *words);
+    for (size_t i = 0; i < c->n_words; i++) {
+        words[i] = c->words[i].text;
     }
-    rp_buf_reset(out);
-    rp_buf_puts(out, "");
-    while (*s && *s != ' ' && *s != '\t') {
-        if (*s == '\'') {
-            const char *q = strchr(s + 1, '\'');
-            if (!q) {
-                q = s + strlen(s);
-            }
-            rp_buf_append(out, s + 1, (size_t)(q - s - 1));
-            s = *q ? q + 1 : q;
-        } else if (*s == '"') {
-            s++;
-            while (*s && *s != '"') {
-                if (*s == '\\' && s[1] && strchr("\"\\$`", s[1])) {
-                    s++;
-                }
-                rp_buf_putc(out, *s++);
-            }
-            if (*s) {
-                s++;
-            }
-        } else if (*s == '\\' && s[1]) {
-            rp_buf_putc(out, s[1]);
-            s += 2;
-        } else {
-            rp_buf_putc(out, *s++);
-        }
-    }
-    *p = s;
-    return true;
+    *n = c->n_words;
+    return words;
 }
 
 bool rp_splice_is_our_command(const char *command, const char *host)
@@ -650,18 +625,16 @@ bool rp_splice_is_our_command(const char *command, const char *host)
     if (!command || !host) {
         return false;
     }
-    rp_buf w = {0};
-    const char *p = command;
+    rp_arena a = {0};
+    size_t n;
+    const char *const *w = rp_splice_command_words(&a, command, &n);
     bool ours = false;
-    if (next_word(&p, &w)) {
-        const char *slash = strrchr(w.data, '/');
-        const char *base = slash ? slash + 1 : w.data;
-        if (strcmp(base, "rampart") == 0 && next_word(&p, &w) && strcmp(w.data, "hook") == 0 &&
-            next_word(&p, &w) && strcmp(w.data, host) == 0) {
-            ours = true;
-        }
+    if (n >= 3) {
+        const char *slash = strrchr(w[0], '/');
+        const char *base = slash ? slash + 1 : w[0];
+        ours = strcmp(base, "rampart") == 0 && strcmp(w[1], "hook") == 0 && strcmp(w[2], host) == 0;
     }
-    rp_buf_free(&w);
+    rp_arena_free(&a);
     return ours;
 }
 

@@ -18,6 +18,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "core/arena.h"
 #include "core/buf.h"
 
 typedef enum rp_splice_shape {
@@ -74,8 +75,13 @@ rp_splice_status rp_splice_uninstall_exact(const char *text, size_t len, const c
                                            size_t before_len, const rp_splice_spec *spec,
                                            rp_buf *out, rp_splice_error *err);
 
+/* The words of a hook command line as sh reads it (rp_sh_parse, the one shell parser): the
+ * argv of its first simple command after quote removal, dynamic words ($VAR, ~) as written.
+ * NULL with *n = 0 when the line cannot be read in full or holds no command. Arena memory. */
+const char *const *rp_splice_command_words(rp_arena *a, const char *command, size_t *n);
+
 /* Whether a command string runs `rampart hook HOST` (via any path to a binary named rampart,
- * quoted or not). */
+ * quoted or not): the first three words of rp_splice_command_words. */
 bool rp_splice_is_our_command(const char *command, const char *host);
 
 /* The commands of our handlers in text, for `rampart doctor`: calls fn once per handler of

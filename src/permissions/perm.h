@@ -186,6 +186,9 @@ typedef struct rp_perm_unit {
      * words after quote removal, joined by single spaces. NULL when equal to text. */
     const char *canonical;
     rp_perm_floor floor;
+    /* The parsed command (the parser's words: git's global options, upload operands); NULL
+     * for a unit without words (a bare assignment, redirections alone). */
+    const struct rp_sh_command *command;
     unsigned context; /* RP_SH_CTX_* of the command */
     bool unwrapped;   /* produced by unwrapping a wrapper (RP_SH_CTX_WRAPPED) */
 } rp_perm_unit;
@@ -236,6 +239,18 @@ typedef struct rp_perm_bash {
  * Details and where rampart is stricter: perm_bash.c, perm_bash_words.c, perm_bash_paths.c. */
 int rp_perm_bash_analyse(rp_arena *a, const rp_path_ctx *pc, const char *command,
                          const char *workdir, rp_perm_bash *out);
+
+/* The same with the parse of `command` already made (rp_sh_parse of exactly that text, e.g. the
+ * one parse of the evaluation every shell policy shares; it is only read). parse NULL: parse
+ * it here. */
+struct rp_sh_parse;
+int rp_perm_bash_analyse_parsed(rp_arena *a, const rp_path_ctx *pc, const char *command,
+                                const struct rp_sh_parse *parse, const char *workdir,
+                                rp_perm_bash *out);
+
+/* The program of a unit with a command as its canonical text spells it: the basename when it
+ * is a path in a system bin directory, else words[0] as the parser reads it. */
+const char *rp_perm_unit_program(rp_arena *a, const rp_perm_unit *u);
 
 /* Text with its comment lines removed (every line whose first non-blank is '#'), trimmed;
  * the raw text when nothing remains. No copy when there is nothing to remove or trim. */

@@ -611,6 +611,7 @@ static void build_units(pb_ctx *x, rp_perm_bash *out)
         memset(u, 0, sizeof *u);
         if (!unit_texts(x, c, u))
             continue;
+        u->command = c->n_words > 0 ? c : NULL;
         u->floor = floor_of(x, c, unwrapped[i]);
         u->context = c->context;
         u->unwrapped = (c->context & RP_SH_CTX_WRAPPED) != 0;
@@ -618,8 +619,26 @@ static void build_units(pb_ctx *x, rp_perm_bash *out)
     }
 }
 
+const char *rp_perm_unit_program(rp_arena *a, const rp_perm_unit *u)
+{
+    /* the canonical text is the program and the words after it, joined by single spaces */
+    const char *canonical = u->canonical ? u->canonical : u->text;
+    size_t rest = 0;
+    for (size_t i = 1; i < u->command->n_words; i++)
+        rest += 1 + u->command->words[i].len;
+    size_t len = strlen(canonical);
+    return rest <= len ? rp_arena_strndup(a, canonical, len - rest) : u->command->words[0].text;
+}
+
 int rp_perm_bash_analyse(rp_arena *a, const rp_path_ctx *pc, const char *command,
                          const char *workdir, rp_perm_bash *out)
+{
+    return rp_perm_bash_analyse_parsed(a, pc, command, NULL, workdir, out);
+}
+
+int rp_perm_bash_analyse_parsed(rp_arena *a, const rp_path_ctx *pc, const char *command,
+                                const struct rp_sh_parse *given, const char *workdir,
+                                rp_perm_bash *out)
 {
     if (a == NULL || pc == NULL || out == NULL)
         return -1;
@@ -634,7 +653,9 @@ int rp_perm_bash_analyse(rp_arena *a, const rp_path_ctx *pc, const char *command
 
     struct rp_sh_parse parse;
     memset(&parse, 0, sizeof parse);
-    if (!out->empty)
+    if (!out->empty && given != NULL)
+        parse = *given;
+    else if (!out->empty)
         rp_sh_parse(a, s, n, &parse);
     out->unreadable = parse.unreadable;
 
@@ -644,5 +665,6 @@ int rp_perm_bash_analyse(rp_arena *a, const rp_path_ctx *pc, const char *command
     pb_ctx x = {.a = a, .pc = pc, .parse = &parse, .src = s, .src_len = n, .roles = roles};
     build_units(&x, out);
     pb_paths(&x, workdir, out);
+    pb_uploads(&x, out);
     return 0;
 }

@@ -4,6 +4,7 @@
  *                      assignments, brace expansion; what stays unknown)
  *   perm_bash_paths.c  the path tokens of each command, the cd fold over the parser's shell
  *                      environments, and the two projections (§4.7–4.10)
+ *   perm_bash_uploads.c the files network clients upload, as path tokens (§4.7)
  * One pb_ctx per analysis, on the caller's stack; everything else lives in the arena. */
 #ifndef RAMPART_PERMISSIONS_PERM_BASH_INTERNAL_H
 #define RAMPART_PERMISSIONS_PERM_BASH_INTERNAL_H
@@ -110,5 +111,11 @@ void pb_track_assignments(pb_ctx *x, const rp_sh_command *c);
 /* Collects the path tokens of every command and projects them into out->candidates and
  * out->externals. */
 void pb_paths(pb_ctx *x, const char *workdir, rp_perm_bash *out);
+
+/* ---- perm_bash_uploads.c ---- */
+
+/* Appends the files the network clients among out's units upload to out->candidates (and to
+ * out->externals when outside). */
+void pb_uploads(pb_ctx *x, rp_perm_bash *out);
 
 #endif

@@ -18,6 +18,7 @@
 
 #include "core/buf.h"
 #include "permissions/perm_policy.h"
+#include "shell/git.h"
 #include "shell/patch.h"
 
 typedef struct gate_env {
@@ -586,21 +587,21 @@ static bool bash_rules_name_paths(gate_env *g)
 }
 
 /* The unit with its path operands respelled: absolute (cd-aware through the bash path
- * candidates, else against cwd) or cwd-relative. NULL when nothing changes. */
-static const char *respell(gate_env *g, const rp_perm_bash *b, const char *text, bool absolute)
+ * candidates, else against cwd) or cwd-relative. The operands are the parser's words, so a
+ * quoted operand with spaces stays one. NULL when nothing changes. */
+static const char *respell(gate_env *g, const rp_perm_bash *b, const rp_perm_unit *u, bool absolute)
 {
     const rp_path_ctx *pc = g->call->pc;
-    if (pc->cwd == NULL || g->s->flavor != RP_PATH_POSIX)
+    if (pc->cwd == NULL || g->s->flavor != RP_PATH_POSIX || u->command == NULL)
         return NULL;
+    const rp_sh_command *c = u->command;
     rp_buf out = {0};
+    rp_buf_puts(&out, rp_perm_unit_program(g->a, u));
     bool changed = false;
-    const char *p = text;
-    for (size_t i = 0; *p; i++) {
-        const char *end = strchr(p, ' ');
-        size_t n = end ? (size_t)(end - p) : strlen(p);
-        char *word = rp_arena_strndup(g->a, p, n);
+    for (size_t i = 1; i < c->n_words; i++) {
+        const char *word = c->words[i].text;
         const char *spelled = word;
-        if (i > 0 && word[0] != '-' && word[0] != '\0' && !strpbrk(word, "=$`*?[")) {
+        if (word[0] != '-' && word[0] != '\0' && !strpbrk(word, "=$`*?[")) {
             if (absolute && word[0] != '/') {
                 spelled = NULL;
                 for (size_t k = 0; k < b->n_candidates && !spelled; k++)
@@ -616,10 +617,8 @@ static const char *respell(gate_env *g, const rp_perm_bash *b, const char *text,
             }
         }
         changed = changed || strcmp(spelled, word) != 0;
-        if (i)
-            rp_buf_putc(&out, ' ');
+        rp_buf_putc(&out, ' ');
         rp_buf_puts(&out, spelled);
-        p = end ? end + 1 : p + n;
     }
     if (!changed) {
         rp_buf_free(&out);
@@ -628,62 +627,51 @@ static const char *respell(gate_env *g, const rp_perm_bash *b, const char *text,
     return rp_buf_to_arena(&out, g->a);
 }
 
-/* `git` with its global options removed (`git -C src -c x=y --no-pager push` → `git push`), so
- * that `git push *` rules see the subcommand; *runs_code is set when a -c value makes git run
- * a shell command of its choosing (an alias starting with '!', core.sshCommand, core.pager,
- * core.fsmonitor, core.hooksPath, a diff/merge/credential helper). NULL when nothing changes. */
-static const char *git_without_global_options(rp_arena *a, const char *text, bool *runs_code)
+/* Whether a -c / --config-env value of git makes git run a shell command of its choosing: an
+ * alias (a '!' one runs the shell; any other may expand to one of these), core.sshCommand,
+ * core.pager, core.fsmonitor, core.hooksPath, core.editor, a diff/merge/credential helper. */
+static bool config_runs_code(rp_arena *a, const char *kv)
+{
+    char *v = rp_arena_strdup(a, kv);
+    for (char *c = v; *c; c++)
+        if (*c >= 'A' && *c <= 'Z')
+            *c = (char)(*c - 'A' + 'a');
+    static const char *const parts[] = {"sshcommand", "core.pager", "fsmonitor", "hookspath",
+                                        ".command",   ".helper",    ".textconv", "core.editor",
+                                        ".program",   ".tool",      NULL};
+    if (strncmp(v, "alias.", 6) == 0)
+        return true;
+    for (size_t k = 0; parts[k]; k++)
+        if (strstr(v, parts[k]))
+            return true;
+    return false;
+}
+
+/* `git` with its global options removed as git reads them (shell/git.h: `git -C src -c x=y
+ * --no-pager push` → `git push`), so that `git push *` rules see the subcommand; *runs_code is
+ * set when a -c value makes git run a shell command (config_runs_code), or when there are more
+ * of them than git.h records. NULL when there are no global options. */
+static const char *git_without_global_options(rp_arena *a, const rp_perm_unit *u, bool *runs_code)
 {
     *runs_code = false;
-    if (strncmp(text, "git ", 4) != 0)
+    if (u->command == NULL || strcmp(rp_perm_unit_program(a, u), "git") != 0)
         return NULL;
-    static const char *const with_value[] = {
-        "-C",          "-c",           "--git-dir",      "--work-tree", "--namespace",
-        "--exec-path", "--config-env", "--super-prefix", NULL};
-    const char *p = text + 4;
-    bool changed = false;
-    for (;;) {
-        while (*p == ' ')
-            p++;
-        size_t n = strcspn(p, " ");
-        if (n == 0 || p[0] != '-')
-            break;
-        const char *value = NULL;
-        bool takes_next = false;
-        for (size_t k = 0; with_value[k]; k++) {
-            size_t kl = strlen(with_value[k]);
-            if (n == kl && strncmp(p, with_value[k], kl) == 0)
-                takes_next = true;
-            else if (n > kl && strncmp(p, with_value[k], kl) == 0 &&
-                     (p[kl] == '=' || with_value[k][1] != '-'))
-                value = p + kl + (p[kl] == '=');
-        }
-        bool is_c = strncmp(p, "-c", 2) == 0 || strncmp(p, "--config-env", 12) == 0;
-        p += n;
-        if (takes_next) {
-            while (*p == ' ')
-                p++;
-            value = p;
-            p += strcspn(p, " ");
-        }
-        if (is_c && value) {
-            char *v = rp_arena_strndup(a, value, strcspn(value, " "));
-            for (char *c = v; *c; c++)
-                if (*c >= 'A' && *c <= 'Z')
-                    *c = (char)(*c - 'A' + 'a');
-            const char *eq = strchr(v, '=');
-            if ((strncmp(v, "alias.", 6) == 0 && eq && eq[1] == '!') || strstr(v, "sshcommand") ||
-                strstr(v, "core.pager") || strstr(v, "fsmonitor") || strstr(v, "hookspath") ||
-                strstr(v, ".command") || strstr(v, ".helper") || strstr(v, ".textconv") ||
-                strstr(v, "core.editor") || strstr(v, ".program") || strstr(v, ".tool") ||
-                strncmp(v, "alias.", 6) == 0)
-                *runs_code = true;
-        }
-        changed = true;
+    const rp_sh_command *c = u->command;
+    rp_git_globals gl;
+    rp_git_read_globals(c, &gl);
+    if (gl.subcommand <= 1)
+        return NULL;
+    *runs_code = gl.overflow;
+    for (size_t k = 0; k < gl.n_configs && !*runs_code; k++)
+        *runs_code = config_runs_code(a, gl.configs[k]);
+    rp_buf out = {0};
+    rp_buf_puts(&out, "git ");
+    for (size_t i = gl.subcommand; i < c->n_words; i++) {
+        if (i > gl.subcommand)
+            rp_buf_putc(&out, ' ');
+        rp_buf_puts(&out, c->words[i].text);
     }
-    if (!changed)
-        return NULL;
-    return rp_arena_sprintf(a, "git %s", p);
+    return rp_buf_to_arena(&out, a);
 }
 
 /* One unit's decision: the rule for its text as written, made stricter by a specific rule for
@@ -703,8 +691,7 @@ static rp_perm_action unit_action(gate_env *g, const rp_perm_bash *b, const rp_p
             m = c;
     }
     bool git_runs_code = false;
-    const char *git =
-        git_without_global_options(g->a, u->canonical ? u->canonical : u->text, &git_runs_code);
+    const char *git = git_without_global_options(g->a, u, &git_runs_code);
     if (git) {
         rp_perm_match r = rp_perm_evaluate(g->a, &g->rv, "bash", git);
         if (r.explicit_match && !is_catch_all(r.rule->pattern) && r.action > m.action)
@@ -713,9 +700,8 @@ static rp_perm_action unit_action(gate_env *g, const rp_perm_bash *b, const rp_p
     /* git -c alias.x='!…' / core.sshCommand=…: a shell command git runs for it */
     *runs_code = git_runs_code;
     if (path_rules) {
-        const char *base = u->canonical ? u->canonical : u->text;
         for (int k = 0; k < 2; k++) {
-            const char *alt = respell(g, b, base, k == 0);
+            const char *alt = respell(g, b, u, k == 0);
             if (alt == NULL)
                 continue;
             rp_perm_match r = rp_perm_evaluate(g->a, &g->rv, "bash", alt);
@@ -806,64 +792,22 @@ static size_t patch_paths(rp_arena *a, const char *patch, const char ***out);
 static bool file_tool_gates(gate_env *g, const char *surface, const char *const *raws, size_t n,
                             bool skill_read);
 
-static rp_perm_path_token *append_token(rp_arena *a, const rp_perm_path_token *list, size_t n,
-                                        const rp_perm_path_token *t)
+/* The bash analysis of command, on the evaluation's shared parse when the caller has one. */
+static int analyse(gate_env *g, const char *command, const char *workdir, rp_perm_bash *b)
 {
-    rp_perm_path_token *out = rp_arena_alloc(a, (n + 1) * sizeof *out);
-    if (n)
-        memcpy(out, list, n * sizeof *out);
-    out[n] = *t;
-    return out;
-}
-
-/* Files a network client uploads: curl's -F name=@FILE / name=<FILE, -d @FILE, --data=@FILE,
- * file:// URLs; httpie's field@FILE. Their operands are not path-shaped to the token rules. */
-static void add_upload_tokens(gate_env *g, rp_perm_bash *b)
-{
-    static const char *const clients[] = {"curl", "wget", "http", "https", "xh", NULL};
-    for (size_t u = 0; u < b->n_units; u++) {
-        const char *text = b->units[u].canonical ? b->units[u].canonical : b->units[u].text;
-        size_t pl = strcspn(text, " ");
-        bool client = false;
-        for (size_t k = 0; clients[k] && !client; k++)
-            client = strlen(clients[k]) == pl && strncmp(text, clients[k], pl) == 0;
-        if (!client)
-            continue;
-        for (const char *p = text + pl; *p;) {
-            while (*p == ' ')
-                p++;
-            size_t n = strcspn(p, " ");
-            char *word = rp_arena_strndup(g->a, p, n);
-            p += n;
-            const char *file = NULL;
-            const char *at = strchr(word, '@'), *lt = strstr(word, "=<");
-            if (strncmp(word, "file://", 7) == 0)
-                file = word + 7;
-            else if (lt)
-                file = lt + 2;
-            else if (at && !strstr(word, "://"))
-                file = at + 1;
-            if (file == NULL || file[0] == '\0')
-                continue;
-            rp_perm_path_token t = {.raw = file, .kind = RP_PERM_TOK_BROAD};
-            rp_path_policy_values(g->a, g->call->pc, file, NULL, &t.values);
-            if (t.values.n == 0)
-                continue;
-            t.external =
-                t.values.canonical && rp_path_outside(g->a, g->call->pc, t.values.canonical);
-            b->candidates = append_token(g->a, b->candidates, b->n_candidates++, &t);
-            if (t.external)
-                b->externals = append_token(g->a, b->externals, b->n_externals++, &t);
-        }
-    }
+    const rp_perm_call *call = g->call;
+    if (call->parse_shell == NULL)
+        return rp_perm_bash_analyse(g->a, call->pc, command, workdir, b);
+    struct rp_sh_parse parse;
+    call->parse_shell(call->parse_self, command, &parse);
+    return rp_perm_bash_analyse_parsed(g->a, call->pc, command, &parse, workdir, b);
 }
 
 static bool shell_gates(gate_env *g, const char *command, const char *workdir)
 {
     rp_perm_bash b;
-    if (rp_perm_bash_analyse(g->a, g->call->pc, command, workdir, &b) != 0)
+    if (analyse(g, command, workdir, &b) != 0)
         return enforce(g, RP_PERM_ASK, "bash command cannot be analysed");
-    add_upload_tokens(g, &b);
     /* Codex applies `apply_patch <<EOF … EOF` run through its shell itself: the files named by
      * the patch headers are edits. */
     if (strstr(command, "*** Begin Patch")) {
@@ -935,12 +879,33 @@ static const char *command_from_argv(rp_arena *a, const rp_json *arr)
     return rp_buf_to_arena(&b, a);
 }
 
+/* A command string as given when the blanks around it are spaces, tabs and newlines that
+ * bash skips anyway (no backslash before them; with a here-doc, only newlines after it, which
+ * cannot change its delimiter line): its parse is then the one the other shell policies share.
+ * Else trimmed (the reference trims); NULL when blank. */
+static const char *command_string(rp_arena *a, const rp_json *v)
+{
+    const char *trimmed = trimmed_string(a, v);
+    if (trimmed == NULL)
+        return NULL;
+    const char *raw = rp_json_str(v);
+    size_t lead = strspn(raw, " \t\n"), n = strlen(trimmed);
+    const char *rest = raw + lead + n;
+    bool blanks_only =
+        strncmp(raw + lead, trimmed, n) == 0 && strspn(rest, " \t\n") == strlen(rest);
+    bool ends_line = strpbrk(rest, " \t") == NULL; /* only newlines after it */
+    if (!blanks_only || (rest[0] && trimmed[n - 1] == '\\') ||
+        (!ends_line && strstr(trimmed, "<<")))
+        return trimmed;
+    return raw;
+}
+
 static const char *shell_command(rp_arena *a, const rp_json *input, const char *key)
 {
     const rp_json *v = rp_json_get(input, key);
     if (v && rp_json_is_array(v))
         return command_from_argv(a, v);
-    return trimmed_string(a, v);
+    return command_string(a, v);
 }
 
 /* Paths named by the headers of an apply_patch body (shell/patch.h), in order. */

@@ -62,6 +62,10 @@ typedef struct rp_perm_call {
     const rp_path_ctx *pc;
     const char *agent_dir; /* pi's agent directory (an infrastructure read path); NULL =
                               <HOME>/.pi/agent */
+    /* The evaluation's one shell parse (rp_shell_parse_once in src/policies/common), so that
+     * a command is parsed once for every policy; NULL: the gates parse it themselves. */
+    int (*parse_shell)(void *self, const char *command, struct rp_sh_parse *out);
+    void *parse_self;
 } rp_perm_call;
 
 /* Runs the gates for one call. Returns 0, or -1 with ctx error set (the caller fails closed). */

@@ -17,6 +17,7 @@
 #include "engine/policy.h"
 #include "policies/builtins.h"
 #include "policies/common/common.h"
+#include "policies/common/shell_input.h"
 #include "permissions/perm_load.h"
 #include "permissions/perm_policy.h"
 
@@ -352,6 +353,12 @@ static int load_pi_settings(const permissions *p, rp_eval_ctx *ctx, const rp_pat
     return 0;
 }
 
+/* rp_perm_call.parse_shell: the evaluation's one parse, shared with the other shell policies. */
+static int parse_shell(void *self, const char *command, struct rp_sh_parse *out)
+{
+    return rp_shell_parse_once(self, command, out);
+}
+
 static int check_call(const permissions *p, const rp_event *ev, const char *tool,
                       const rp_json *args, const rp_json *state, rp_eval_ctx *ctx,
                       rp_perm_outcome *out, const char **notes)
@@ -376,7 +383,9 @@ static int check_call(const permissions *p, const rp_event *ev, const char *tool
     rp_perm_call call = {.tool = tool,
                          .input = rp_json_is_object(args) ? args : &empty,
                          .pc = &pc,
-                         .agent_dir = agent_dir};
+                         .agent_dir = agent_dir,
+                         .parse_shell = parse_shell,
+                         .parse_self = ctx};
     return rp_perm_run_gates(a, &s, session, n_session, &call, out);
 }
 

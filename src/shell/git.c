@@ -30,6 +30,11 @@ static bool is_value_option(const char *t)
 /* Records what a `-c` value (from_env false) or `--config-env` value configures. */
 static void note_config(rp_git_globals *g, const char *kv, bool from_env)
 {
+    if (g->n_configs < RP_GIT_MAX_RECORDED) {
+        g->config_from_env[g->n_configs] = from_env;
+        g->configs[g->n_configs++] = kv;
+    } else
+        g->overflow = true;
     if (strncasecmp(kv, "url.", 4) == 0)
         g->rewrites_urls = true;
     if (strncasecmp(kv, "alias.", 6) != 0)
@@ -81,7 +86,9 @@ void rp_git_read_globals(const rp_sh_command *c, rp_git_globals *g)
 int rp_git_alias_index(const rp_git_globals *g, const char *name)
 {
     size_t len = strlen(name);
-    for (size_t i = 0; i < g->n_aliases; i++)
+    /* The last one set wins, as with every config key: `-c alias.x=status -c alias.x=log x`
+     * runs log. */
+    for (size_t i = g->n_aliases; i-- > 0;)
         if (g->alias_name_lens[i] == len && strncasecmp(g->alias_names[i], name, len) == 0)
             return (int)i;
     return -1;

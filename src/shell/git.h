@@ -1,5 +1,6 @@
-/* git.h — git's global options, read as git reads them (git.c handle_options), for the
- * policies that look at `git` commands (github_policy, block_working_dir_changes).
+/* git.h — git's global options, read as git reads them (git.c handle_options): the one reader
+ * for everything that looks at `git` commands (github_policy, block_working_dir_changes, the
+ * permissions gates).
  *
  * `git [-C DIR] [-c K=V] [--git-dir X] [--no-pager] … SUBCOMMAND ARGS`: the subcommand is the
  * first word after the global options, not words[1]. */
@@ -22,14 +23,20 @@ typedef struct rp_git_globals {
     size_t alias_name_lens[RP_GIT_MAX_RECORDED];
     const char *alias_values[RP_GIT_MAX_RECORDED]; /* NULL when it comes from the environment */
     size_t n_aliases;
+    /* Every -c value and --config-env value (`key=value`, `key`; for --config-env the value is
+     * the name of the environment variable that holds it: config_from_env), in order. */
+    const char *configs[RP_GIT_MAX_RECORDED];
+    bool config_from_env[RP_GIT_MAX_RECORDED];
+    size_t n_configs;
     bool rewrites_urls; /* a url.<base>.insteadOf / pushInsteadOf was set with -c */
-    bool overflow;      /* more -C values or aliases than recorded: callers treat as unknown */
+    bool overflow; /* more -C values, aliases or configs than recorded: callers treat as unknown */
 } rp_git_globals;
 
 /* Reads the global options of c (whose program is git). */
 void rp_git_read_globals(const rp_sh_command *c, rp_git_globals *g);
 
-/* The one-off alias `name` (compared case-insensitively, as git's config keys) or -1. */
+/* The one-off alias `name` (compared case-insensitively, as git's config keys; the last one
+ * set when there are several, as git reads them) or -1. */
 int rp_git_alias_index(const rp_git_globals *g, const char *name);
 
 #endif

@@ -189,6 +189,13 @@ check "doctor names the events without a hook" grep -qxF \
 run_rampart "$OUT" "$ERR" uninstall claude-code
 check "uninstall of a hand-written hook empties the file" test "$(cat "$HOME/.claude/settings.json")" = '{}'
 rm -f "$HOME/.claude/settings.json"
+# A hand-written hook is read as sh reads it (the shell parser): `>>` ends the host word.
+printf '{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "%s hook claude-code>>%s/hook.log"}]}]}}\n' \
+    "$BIN" "$TMP" >"$HOME/.claude/settings.json"
+run_rampart "$OUT" "$ERR" uninstall claude-code
+check "uninstall finds a hand-written hook with a redirection" \
+    test "$(cat "$HOME/.claude/settings.json")" = '{}'
+rm -f "$HOME/.claude/settings.json"
 
 printf 'policies:\n  loop:\n    type: function\n    handler: detect_loop\n' >"$TMP/good.yaml"
 cp "$HOME/.gemini/settings.json" "$TMP/gemini-orig"

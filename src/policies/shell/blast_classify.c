@@ -11,6 +11,7 @@
 #include "path/path.h"
 #include "policies/shell/blast_radius.h"
 #include "shell/devices.h"
+#include "shell/git.h"
 
 #define DEFAULT_HOME "/home/user" /* when the event carries no context.home */
 #define MAX_ARGS     256          /* words of one git push considered (more are ignored) */
@@ -227,18 +228,6 @@ rp_blast_severity rp_blast_push_args(const char *const *args, size_t n)
     return RP_BLAST_RISKY;
 }
 
-/* git's global options with a separate value (git.c handle_options). */
-static bool git_global_takes_value(const char *t)
-{
-    static const char *const opts[] = {
-        "-C",          "-c",           "--git-dir",      "--work-tree",
-        "--namespace", "--config-env", "--super-prefix", "--attr-source"};
-    for (size_t i = 0; i < sizeof opts / sizeof opts[0]; i++)
-        if (streq(t, opts[i]))
-            return true;
-    return false;
-}
-
 /* A `-c key=value` that makes every push of the remote forced or mirrored. */
 static bool config_forces_push(const char *kv)
 {
@@ -363,26 +352,16 @@ static size_t split_alias(rp_arena *a, const char *value, const char **out, size
 
 static rp_blast_severity git_severity(rp_arena *a, const rp_sh_command *c)
 {
+    /* Global options come before the subcommand (shell/git.h reads them as git does); -c values
+     * may force pushes or define one-off aliases. */
+    rp_git_globals g;
+    rp_git_read_globals(c, &g);
+    if (g.overflow)
+        return RP_BLAST_RISKY; /* more -c values than are read: not ours to clear */
     bool forced_by_config = false;
-    const char *configs[16];
-    size_t n_configs = 0;
-    size_t i = 1;
-    /* Global options come before the subcommand; -c values may define one-off aliases. */
-    while (i < c->n_words) {
-        const char *t = word(c, i);
-        if (t[0] != '-' || !word_static(c, i))
-            break;
-        if (git_global_takes_value(t) && i + 1 < c->n_words) {
-            if (streq(t, "-c")) {
-                forced_by_config |= config_forces_push(word(c, i + 1));
-                if (n_configs < 16)
-                    configs[n_configs++] = word(c, i + 1);
-            }
-            i += 2;
-            continue;
-        }
-        i++;
-    }
+    for (size_t k = 0; k < g.n_configs; k++)
+        forced_by_config |= !g.config_from_env[k] && config_forces_push(g.configs[k]);
+    size_t i = g.subcommand;
     if (i >= c->n_words)
         return RP_BLAST_NONE;
     const char *sub = word(c, i);
@@ -396,22 +375,18 @@ static rp_blast_severity git_severity(rp_arena *a, const rp_sh_command *c)
 
     const char *alias_args[16];
     size_t n_alias = 0;
-    size_t sub_len = strlen(sub);
-    for (size_t k = 0; k < n_configs; k++) {
-        const char *kv = configs[k];
-        if (strncmp(kv, "alias.", 6) == 0 && strncmp(kv + 6, sub, sub_len) == 0 &&
-            kv[6 + sub_len] == '=') {
-            const char *value = kv + 7 + sub_len;
-            if (value[0] == '!')
-                return RP_BLAST_RISKY; /* a shell alias: what it runs is not ours to read */
-            n_alias = split_alias(a, value, alias_args, 16);
-            if (n_alias == 0)
-                return RP_BLAST_NONE;
-            sub = alias_args[0];
-            memmove(alias_args, alias_args + 1, (n_alias - 1) * sizeof alias_args[0]);
-            n_alias--;
-            break;
-        }
+    int alias = rp_git_alias_index(&g, sub); /* alias names are case-insensitive, as in git */
+    if (alias >= 0) {
+        const char *value = g.alias_values[alias];
+        /* A shell alias, or one whose text is in the environment: not ours to read. */
+        if (value == NULL || value[0] == '!')
+            return RP_BLAST_RISKY;
+        n_alias = split_alias(a, value, alias_args, 16);
+        if (n_alias == 0)
+            return RP_BLAST_NONE;
+        sub = alias_args[0];
+        memmove(alias_args, alias_args + 1, (n_alias - 1) * sizeof alias_args[0]);
+        n_alias--;
     }
 
     if (streq(sub, "push"))

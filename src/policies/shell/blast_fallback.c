@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "policies/shell/blast_radius.h"
+#include "shell/git.h"
 
 #define MAX_TOKENS 256
 
@@ -175,6 +176,21 @@ static bool sudo_takes_value(const char *t)
     return false;
 }
 
+/* The index of git's subcommand in w (w[0] is git, the words static): its global options
+ * read by the one reader, shell/git.h. */
+static size_t git_subcommand(rp_arena *a, const char *const *w, size_t n)
+{
+    rp_sh_word *words = rp_arena_calloc(a, n * sizeof *words);
+    for (size_t k = 0; k < n; k++) {
+        words[k].text = words[k].raw = w[k];
+        words[k].len = words[k].raw_len = strlen(w[k]);
+    }
+    rp_sh_command c = {.words = words, .n_words = n, .program = "git"};
+    rp_git_globals g;
+    rp_git_read_globals(&c, &g);
+    return g.subcommand;
+}
+
 /* Index of the program word after assignments and sudo with its options. */
 static size_t skip_prefix(const char *const *w, size_t n)
 {
@@ -240,13 +256,7 @@ static rp_blast_severity statement_severity(rp_arena *a, const char *s, size_t n
         return catastrophic ? RP_BLAST_CATASTROPHIC : RP_BLAST_RISKY;
     }
     if (streq(program, "git")) {
-        size_t k = i + 1;
-        while (k < count && w[k][0] == '-') {
-            const char *t = w[k++];
-            if (streq(t, "-C") || streq(t, "-c") || streq(t, "--git-dir") ||
-                streq(t, "--work-tree") || streq(t, "--namespace") || streq(t, "--exec-path"))
-                k++;
-        }
+        size_t k = i + git_subcommand(a, w + i, count - i);
         if (k < count && streq(w[k], "push"))
             return rp_blast_push_args(w + k + 1, count - k - 1);
     }
