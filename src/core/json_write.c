@@ -16,6 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/utf8.h"
+
 typedef enum write_mode {
     WRITE_COMPACT, /* input order, no spaces */
     WRITE_SORTED,  /* keys sorted, duplicates collapsed to the last, no spaces */
@@ -218,35 +220,6 @@ static void write_double(json_out *out, double d, write_mode mode)
 
 /* ---- strings ---- */
 
-/* Decodes one UTF-8 sequence at p. Returns its length and *cp, or 0 when it is invalid (the
- * value model may hold bytes that did not come from the reader). */
-static size_t decode_utf8(const unsigned char *p, const unsigned char *end, uint32_t *cp)
-{
-    unsigned char c = p[0];
-    size_t avail = (size_t)(end - p);
-    if (c >= 0xc2 && c <= 0xdf && avail >= 2 && (p[1] & 0xc0) == 0x80) {
-        *cp = ((uint32_t)(c & 0x1f) << 6) | (p[1] & 0x3f);
-        return 2;
-    }
-    if (c >= 0xe0 && c <= 0xef && avail >= 3 && (p[1] & 0xc0) == 0x80 && (p[2] & 0xc0) == 0x80) {
-        uint32_t v = ((uint32_t)(c & 0x0f) << 12) | ((uint32_t)(p[1] & 0x3f) << 6) | (p[2] & 0x3f);
-        if (v < 0x800 || (v >= 0xd800 && v <= 0xdfff))
-            return 0;
-        *cp = v;
-        return 3;
-    }
-    if (c >= 0xf0 && c <= 0xf4 && avail >= 4 && (p[1] & 0xc0) == 0x80 && (p[2] & 0xc0) == 0x80 &&
-        (p[3] & 0xc0) == 0x80) {
-        uint32_t v = ((uint32_t)(c & 0x07) << 18) | ((uint32_t)(p[1] & 0x3f) << 12) |
-                     ((uint32_t)(p[2] & 0x3f) << 6) | (p[3] & 0x3f);
-        if (v < 0x10000 || v > 0x10ffff)
-            return 0;
-        *cp = v;
-        return 4;
-    }
-    return 0;
-}
-
 static void write_u_escape(json_out *out, uint32_t unit)
 {
     char esc[6] = {'\\',
@@ -336,7 +309,7 @@ static void write_string_literal(json_out *out, const char *s, size_t n, bool as
             continue;
         }
         uint32_t cp;
-        size_t len = decode_utf8(p, end, &cp);
+        size_t len = rp_utf8_decode((const char *)p, (size_t)(end - p), &cp, RP_UTF8_REJECT);
         if (len == 0) {
             if (ascii_only)
                 write_u_escape(out, 0xfffd);

@@ -19,10 +19,8 @@
 #include "core/buf.h"
 #include "core/json.h"
 
-/* Decodes one UTF-8 sequence at s[0..n) (n > 0); returns its length (≥ 1). Invalid bytes decode
- * as themselves (one byte each), so the walk always advances. */
-size_t rp_py_utf8_next(const char *s, size_t n, uint32_t *cp);
-/* Byte length of the first max_chars code points of s[0..n) (Python's s[:max_chars]). */
+/* Byte length of the first max_chars code points of s[0..n) (Python's s[:max_chars]); an invalid
+ * byte counts as one code point (core/utf8.h, RP_UTF8_AS_BYTE). */
 size_t rp_py_prefix_bytes(const char *s, size_t n, size_t max_chars);
 
 /* Whether cp is whitespace for str.split(), str.strip() and re's \s. */

@@ -8,6 +8,7 @@
 #include <cmocka.h>
 
 #include "core/pyrepr.h"
+#include "core/utf8.h"
 #include "policy_test_util.h"
 
 static const char *repr_of(rp_arena *a, const char *json)
@@ -86,9 +87,10 @@ static void test_lower_strip_space(void **unused)
     assert_int_equal(rp_py_prefix_bytes("\xc3\xa9\xc3\xa9x", 5, 2), 4);
     assert_int_equal(rp_py_prefix_bytes("ab", 2, 10), 2);
     uint32_t cp;
-    assert_int_equal(rp_py_utf8_next("\xff", 1, &cp), 1);
+    assert_int_equal(rp_utf8_decode("\xff", 1, &cp, RP_UTF8_AS_BYTE), 1);
     assert_int_equal(cp, 0xff);
-    assert_int_equal(rp_py_utf8_next("\xe2\x80", 2, &cp), 1); /* truncated sequence */
+    assert_int_equal(rp_utf8_decode("\xe2\x80", 2, &cp, RP_UTF8_AS_BYTE),
+                     1); /* truncated sequence */
     rp_arena_free(&a);
 }
 
