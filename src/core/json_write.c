@@ -24,8 +24,6 @@ typedef enum write_mode {
     WRITE_PYTHON   /* json.dumps(v, sort_keys=True): ", " / ": ", ensure_ascii */
 } write_mode;
 
-static const char hex_digits[] = "0123456789abcdef";
-
 /* ---- output staging ----
  * Writers emit many fragments of a few bytes; staging them in a local block and handing
  * rp_buf one append per kilobyte keeps the per-fragment cost to a bounds check and a copy. */
@@ -224,10 +222,10 @@ static void write_u_escape(json_out *out, uint32_t unit)
 {
     char esc[6] = {'\\',
                    'u',
-                   hex_digits[(unit >> 12) & 0xf],
-                   hex_digits[(unit >> 8) & 0xf],
-                   hex_digits[(unit >> 4) & 0xf],
-                   hex_digits[unit & 0xf]};
+                   rp_hex_char(unit >> 12),
+                   rp_hex_char(unit >> 8),
+                   rp_hex_char(unit >> 4),
+                   rp_hex_char(unit)};
     out_bytes(out, esc, sizeof esc);
 }
 

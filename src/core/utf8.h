@@ -82,6 +82,11 @@ size_t rp_utf8_space_before(const char *s, size_t n, rp_space_set set);
 /* s[*start, *start + *len) is s[0..n) without space characters at either end. */
 void rp_utf8_trim(const char *s, size_t n, rp_space_set set, size_t *start, size_t *len);
 
+/* The lowercase hex digit of v & 0xF. */
+static inline char rp_hex_char(unsigned v)
+{
+    return "0123456789abcdef"[v & 0xF];
+}
 /* The value of hex digit c (0-9, a-f, A-F), or -1. */
 int rp_hex_digit(int c);
 /* Reads exactly `digits` hex digits at s[0..n) into *v; false when there are fewer or one is

@@ -209,6 +209,9 @@ static void test_hex(void **unused)
     assert_int_equal(rp_hex_digit('G'), -1);
     assert_int_equal(rp_hex_digit(0), -1);
     assert_int_equal(rp_hex_digit(0xB9), -1); /* no locale: superscript one is not a digit */
+    for (unsigned v = 0; v < 16; v++)
+        assert_int_equal(rp_hex_digit(rp_hex_char(v)), (int)v);
+    assert_int_equal(rp_hex_char(0xAB), 'b'); /* the low nibble, lowercase */
     uint32_t v = 7;
     assert_true(rp_hex_read("00e9", 4, 4, &v));
     assert_int_equal(v, 0xE9);
