@@ -68,9 +68,14 @@ BANNED = [
     (r'"\*\*\* (Add|Update|Delete) File', {"shell/patch.c"},
      "an apply_patch header reader outside shell/patch.c"),
     (r'"(\+\+\+|---) ', {"shell/patch.c"}, "a unified-diff header reader outside shell/patch.c"),
-    (r'\bhex_value\s*\(|\bhexval\s*\(|\bhex_digit_value\s*\(', {"core/utf8.c"},
-     "a hex-digit helper outside core/utf8.c"),
-    (r'^\s*static\b[^;{]*\butf8_\w*\s*\(', {"core/utf8.c"}, "a private UTF-8 helper outside core/utf8.c"),
+    # A hex digit read by hand ('a' + 10, isxdigit) or a helper named for it: rp_hex_digit.
+    (r"\bhex_value\s*\(|\bhexval\s*\(|\bhex_digit_value\s*\(|<=\s*'[fF]'|\bisxdigit\s*\(",
+     {"core/utf8.c"}, "a hex-digit helper outside core/utf8.c"),
+    # A UTF-8 codec: a static utf8_* helper, a decoder's (cp << 6) | (b & 0x3F) step, an
+    # encoder's 0x80 | (cp & 0x3F) byte, or a lead-byte class test (c & 0xE0) == 0xC0.
+    (r'^\s*static\b[^;{]*\butf8_\w*\s*\(|<<\s*6\)?\s*\|[^;]*&\s*0x3[fF]\b|'
+     r'0x80\s*\|[^;]*&\s*0x3[fF]\b|&\s*0x[eE]0\)\s*==\s*0x[cC]0\b',
+     {"core/utf8.c"}, "a private UTF-8 helper outside core/utf8.c"),
     (r'\bpcre2_\w+\s*\(|\bregcomp\s*\(', {"core/regex.c"},
      "a regular-expression engine call outside core/regex.c"),
     (r'strcspn\s*\([^;]*" "\)|strtok(_r)?\s*\([^;]*" "', None,
@@ -345,6 +350,14 @@ def self_test(root):
         found = check(tmp)
         if not any("install/settings_splice.c" in p and "tokeniser" in p for p in found):
             print("self-test: a word splitter outside shell/ was not reported", file=sys.stderr)
+            return 1
+        codec = os.path.join(tmp, "src", "shell", "ansi_c.c")
+        with open(codec, "a", encoding="utf-8") as f:
+            f.write("\nstatic char rp_layout_cont(unsigned cp)\n{\n"
+                    "    return (char)(0x80 | (cp & 0x3F));\n}\n")
+        found = check(tmp)
+        if not any("shell/ansi_c.c" in p and "UTF-8" in p for p in found):
+            print("self-test: a second UTF-8 encoder was not reported", file=sys.stderr)
             return 1
         print("self-test: backward include, long function and second homes all reported")
         return 0

@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/utf8.h"
+
 void cel_format_double_shortest(rp_buf *out, double d)
 {
     /* The shortest %e rendering that reads back as d gives the significant digits. */
@@ -351,7 +353,7 @@ static int format_clause(rp_buf *out, char verb, int precision, const cel_value 
 static size_t char_len(const char *s, size_t left)
 {
     unsigned char c = (unsigned char)s[0];
-    size_t n = c < 0x80 ? 1 : (c & 0xE0) == 0xC0 ? 2 : (c & 0xF0) == 0xE0 ? 3 : 4;
+    size_t n = rp_utf8_lead_len(c);
     return n < left ? n : left;
 }
 

@@ -7,6 +7,8 @@
 
 #include <string.h>
 
+#include "core/utf8.h"
+
 void cel_lexer_init(cel_lexer *lx, const char *src, size_t len)
 {
     lx->src = src;
@@ -18,11 +20,6 @@ void cel_lexer_init(cel_lexer *lx, const char *src, size_t len)
 static bool is_digit(char c)
 {
     return c >= '0' && c <= '9';
-}
-
-static bool is_hex(char c)
-{
-    return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
 }
 
 static bool is_ident_start(char c)
@@ -88,9 +85,9 @@ static cel_token lex_number(cel_lexer *lx, size_t start)
 {
     size_t i = start;
     if (at(lx, i) == '0' && (at(lx, i + 1) == 'x' || at(lx, i + 1) == 'X') &&
-        is_hex(at(lx, i + 2))) {
+        rp_hex_digit(at(lx, i + 2)) >= 0) {
         i += 2;
-        while (is_hex(at(lx, i)))
+        while (rp_hex_digit(at(lx, i)) >= 0)
             i++;
         if (at(lx, i) == 'u' || at(lx, i) == 'U') {
             lx->pos = i + 1;
@@ -349,92 +346,6 @@ const char *cel_tok_name(cel_tok_kind kind)
 
 /* ---- literal decoding ---- */
 
-size_t cel_utf8_valid_prefix(const char *s, size_t len)
-{
-    const unsigned char *p = (const unsigned char *)s;
-    size_t i = 0;
-    while (i < len) {
-        unsigned c = p[i];
-        if (c < 0x80) {
-            i++;
-            continue;
-        }
-        size_t n;
-        uint32_t cp, min;
-        if (c >= 0xC2 && c <= 0xDF) {
-            n = 2, cp = c & 0x1F, min = 0x80;
-        } else if (c >= 0xE0 && c <= 0xEF) {
-            n = 3, cp = c & 0x0F, min = 0x800;
-        } else if (c >= 0xF0 && c <= 0xF4) {
-            n = 4, cp = c & 0x07, min = 0x10000;
-        } else {
-            return i;
-        }
-        if (i + n > len)
-            return i;
-        for (size_t k = 1; k < n; k++) {
-            if ((p[i + k] & 0xC0) != 0x80)
-                return i;
-            cp = (cp << 6) | (p[i + k] & 0x3F);
-        }
-        if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
-            return i;
-        i += n;
-    }
-    return len;
-}
-
-static size_t put_utf8(char *out, uint32_t cp)
-{
-    if (cp < 0x80) {
-        out[0] = (char)cp;
-        return 1;
-    }
-    if (cp < 0x800) {
-        out[0] = (char)(0xC0 | (cp >> 6));
-        out[1] = (char)(0x80 | (cp & 0x3F));
-        return 2;
-    }
-    if (cp < 0x10000) {
-        out[0] = (char)(0xE0 | (cp >> 12));
-        out[1] = (char)(0x80 | ((cp >> 6) & 0x3F));
-        out[2] = (char)(0x80 | (cp & 0x3F));
-        return 3;
-    }
-    out[0] = (char)(0xF0 | (cp >> 18));
-    out[1] = (char)(0x80 | ((cp >> 12) & 0x3F));
-    out[2] = (char)(0x80 | ((cp >> 6) & 0x3F));
-    out[3] = (char)(0x80 | (cp & 0x3F));
-    return 4;
-}
-
-static int hex_value(char c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
-}
-
-/* Reads n hex digits at s (bounded by end) into *v; false when they are not all hex. */
-static bool read_hex(const char *s, const char *end, int n, uint32_t *v)
-{
-    if (end - s < n)
-        return false;
-    uint32_t x = 0;
-    for (int k = 0; k < n; k++) {
-        int h = hex_value(s[k]);
-        if (h < 0)
-            return false;
-        x = x * 16 + (uint32_t)h;
-    }
-    *v = x;
-    return true;
-}
-
 int cel_lex_decode_string(rp_arena *a, const char *text, size_t len, char **out, size_t *out_len,
                           const char **err_msg, size_t *err_offset)
 {
@@ -500,18 +411,18 @@ int cel_lex_decode_string(rp_arena *a, const char *text, size_t len, char **out,
             break;
         case 'x':
         case 'X':
-            if (!read_hex(s, end, 2, &cp))
+            if (!rp_hex_read(s, (size_t)(end - s), 2, &cp))
                 goto bad;
             s += 2;
             is_byte = true;
             break;
         case 'u':
-            if (!read_hex(s, end, 4, &cp))
+            if (!rp_hex_read(s, (size_t)(end - s), 4, &cp))
                 goto bad;
             s += 4;
             break;
         case 'U':
-            if (!read_hex(s, end, 8, &cp))
+            if (!rp_hex_read(s, (size_t)(end - s), 8, &cp))
                 goto bad;
             s += 8;
             break;
@@ -534,7 +445,7 @@ int cel_lex_decode_string(rp_arena *a, const char *text, size_t len, char **out,
             *err_offset = (size_t)(esc - text);
             return -1;
         }
-        o += put_utf8(buf + o, cp);
+        o += rp_utf8_encode(cp, buf + o);
         continue;
     bad:
         *err_msg = "invalid escape sequence";

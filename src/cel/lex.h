@@ -76,7 +76,4 @@ const char *cel_tok_name(cel_tok_kind kind);
 int cel_lex_decode_string(rp_arena *a, const char *text, size_t len, char **out, size_t *out_len,
                           const char **err_msg, size_t *err_offset);
 
-/* Length of the valid UTF-8 prefix of s[0..len) (== len when all of it is valid). */
-size_t cel_utf8_valid_prefix(const char *s, size_t len);
-
 #endif

@@ -14,17 +14,9 @@
 
 #include "cel/fn.h"
 #include "cel/time.h"
+#include "core/utf8.h"
 
 /* ---- size, type, dyn ---- */
-
-/* Code points of valid UTF-8: every byte that is not a continuation byte starts one. */
-static int64_t utf8_length(const char *s, uint32_t len)
-{
-    int64_t n = 0;
-    for (uint32_t i = 0; i < len; i++)
-        n += ((unsigned char)s[i] & 0xC0) != 0x80;
-    return n;
-}
 
 static cel_value fn_size(cel_call *call, const cel_value *args, uint32_t nargs)
 {
@@ -33,7 +25,7 @@ static cel_value fn_size(cel_call *call, const cel_value *args, uint32_t nargs)
         switch (x->kind) {
         case CEL_STRING:
             call->work += x->len;
-            return cel_int(utf8_length(x->v.s, x->len));
+            return cel_int((int64_t)rp_utf8_count(x->v.s, x->len));
         case CEL_BYTES:
             return cel_int(x->len);
         case CEL_LIST:
@@ -197,8 +189,7 @@ static int parse_double(const char *s, double *out)
     for (const char *q = p; *q; q++) {
         char c = *q;
         bool ok = (c >= '0' && c <= '9') || c == '.' || c == '+' || c == '-' ||
-                  (hex && (c == 'x' || c == 'X' || c == 'p' || c == 'P' || (c >= 'a' && c <= 'f') ||
-                           (c >= 'A' && c <= 'F'))) ||
+                  (hex && (c == 'x' || c == 'X' || c == 'p' || c == 'P' || rp_hex_digit(c) >= 0)) ||
                   (!hex && (c == 'e' || c == 'E'));
         if (!ok)
             return -1;
@@ -309,41 +300,6 @@ static char *format_double(rp_arena *a, double d)
     return rp_arena_strdup(a, out);
 }
 
-/* Strict UTF-8: no overlong forms, no surrogates, nothing above U+10FFFF. */
-static bool utf8_valid(const unsigned char *s, uint32_t len)
-{
-    uint32_t i = 0;
-    while (i < len) {
-        unsigned c = s[i];
-        if (c < 0x80) {
-            i++;
-            continue;
-        }
-        uint32_t n;
-        unsigned min, cp;
-        if ((c & 0xE0) == 0xC0) {
-            n = 1, min = 0x80, cp = c & 0x1F;
-        } else if ((c & 0xF0) == 0xE0) {
-            n = 2, min = 0x800, cp = c & 0x0F;
-        } else if ((c & 0xF8) == 0xF0) {
-            n = 3, min = 0x10000, cp = c & 0x07;
-        } else {
-            return false;
-        }
-        if (len - i - 1 < n)
-            return false;
-        for (uint32_t k = 1; k <= n; k++) {
-            if ((s[i + k] & 0xC0) != 0x80)
-                return false;
-            cp = cp << 6 | (s[i + k] & 0x3F);
-        }
-        if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
-            return false;
-        i += n + 1;
-    }
-    return true;
-}
-
 static cel_value string_from_buf(cel_call *call, rp_buf *b)
 {
     cel_value v = cel_string_copy(call->arena, b->data ? b->data : "", b->len);
@@ -374,7 +330,7 @@ static cel_value fn_string(cel_call *call, const cel_value *args, uint32_t nargs
     case CEL_BYTES:
         /* Bytes are immutable, so a valid UTF-8 sequence can be shared rather than copied. */
         call->work += x->len;
-        if (!utf8_valid((const unsigned char *)x->v.s, x->len))
+        if (!rp_utf8_valid(x->v.s, x->len))
             return cel_error_new(call->arena, "invalid UTF-8 in bytes, cannot convert to string");
         return cel_string_ref(x->v.s, x->len);
     case CEL_TIMESTAMP: {

@@ -19,28 +19,14 @@
 #include "cel/fn.h"
 #include "cel/format.h"
 #include "core/regex.h"
+#include "core/utf8.h"
 
-/* ---- UTF-8 helpers ---- */
-
-static size_t utf8_seq_len(unsigned char c)
-{
-    if (c < 0x80)
-        return 1;
-    if ((c & 0xE0) == 0xC0)
-        return 2;
-    if ((c & 0xF0) == 0xE0)
-        return 3;
-    return 4;
-}
+/* ---- code points (CEL strings are valid UTF-8) ---- */
 
 /* Code points in s[0..len). */
 static int64_t cp_count(const char *s, size_t len)
 {
-    int64_t n = 0;
-    for (size_t i = 0; i < len; i++)
-        if (((unsigned char)s[i] & 0xC0) != 0x80)
-            n++;
-    return n;
+    return (int64_t)rp_utf8_count(s, len);
 }
 
 /* Byte offset of code point `cp` (0 <= cp <= count); len when cp is the count. */
@@ -48,33 +34,10 @@ static size_t cp_offset(const char *s, size_t len, int64_t cp)
 {
     size_t i = 0;
     while (cp > 0 && i < len) {
-        i += utf8_seq_len((unsigned char)s[i]);
+        i += rp_utf8_lead_len((unsigned char)s[i]);
         cp--;
     }
     return i < len ? i : len;
-}
-
-/* Decodes the code point at s[*i] and advances *i. */
-static uint32_t utf8_decode(const char *s, size_t len, size_t *i)
-{
-    unsigned char c = (unsigned char)s[*i];
-    size_t n = utf8_seq_len(c);
-    if (*i + n > len)
-        n = len - *i;
-    uint32_t cp = n == 1 ? c : n == 2 ? c & 0x1F : n == 3 ? c & 0x0F : c & 0x07;
-    for (size_t k = 1; k < n; k++)
-        cp = (cp << 6) | ((unsigned char)s[*i + k] & 0x3F);
-    *i += n;
-    return cp;
-}
-
-/* The start of the code point that ends at s[end] (end > 0). */
-static size_t utf8_prev(const char *s, size_t end)
-{
-    size_t i = end - 1;
-    while (i > 0 && ((unsigned char)s[i] & 0xC0) == 0x80)
-        i--;
-    return i;
 }
 
 /* Needles up to this long in haystacks up to SHORT_HAYSTACK bytes are searched by candidates
@@ -259,7 +222,7 @@ static cel_value fn_char_at(cel_call *call, const cel_value *args, uint32_t narg
     if (i < 0 || i > n)
         return index_error(call, i);
     size_t at = cp_offset(s, len, i);
-    size_t end = i == n ? at : at + utf8_seq_len((unsigned char)s[at]);
+    size_t end = i == n ? at : at + rp_utf8_lead_len((unsigned char)s[at]);
     return cel_string_copy(call->arena, s + at, end - at);
 }
 
@@ -378,7 +341,7 @@ static cel_value fn_replace(cel_call *call, const cel_value *args, uint32_t narg
             done++;
             if (i >= len)
                 break;
-            size_t n = utf8_seq_len((unsigned char)s[i]);
+            size_t n = rp_utf8_lead_len((unsigned char)s[i]);
             rp_buf_append(&b, s + i, n);
             i += n;
         }
@@ -438,7 +401,7 @@ static cel_value fn_split(cel_call *call, const cel_value *args, uint32_t nargs)
     size_t i = 0;
     if (slen == 0) {
         while (i < len && n < cap) {
-            size_t end = n + 1 == cap ? len : i + utf8_seq_len((unsigned char)s[i]);
+            size_t end = n + 1 == cap ? len : i + rp_utf8_lead_len((unsigned char)s[i]);
             items[n++] = cel_string_copy(call->arena, s + i, end - i);
             i = end;
         }
@@ -479,52 +442,16 @@ static cel_value fn_substring(cel_call *call, const cel_value *args, uint32_t na
     return cel_string_copy(call->arena, s + a, b - a);
 }
 
-/* Go's unicode.IsSpace: the White_Space property (which excludes the zero-width spaces). */
-static bool is_unicode_space(uint32_t c)
-{
-    switch (c) {
-    case '\t':
-    case '\n':
-    case '\v':
-    case '\f':
-    case '\r':
-    case ' ':
-    case 0x85:
-    case 0xA0:
-    case 0x1680:
-    case 0x2028:
-    case 0x2029:
-    case 0x202F:
-    case 0x205F:
-    case 0x3000:
-        return true;
-    default:
-        return c >= 0x2000 && c <= 0x200A;
-    }
-}
-
 static cel_value fn_trim(cel_call *call, const cel_value *args, uint32_t nargs)
 {
     if (nargs != 1 || !is_str(&args[0]))
         return no_overload(call, "trim", args, nargs);
     call->work += args[0].len;
-    const char *s = args[0].v.s;
-    size_t len = args[0].len, start = 0, end = len;
-    while (start < len) {
-        size_t next = start;
-        if (!is_unicode_space(utf8_decode(s, len, &next)))
-            break;
-        start = next;
-    }
-    while (end > start) {
-        size_t prev = utf8_prev(s, end), k = prev;
-        if (!is_unicode_space(utf8_decode(s, len, &k)))
-            break;
-        end = prev;
-    }
-    if (cel_call_exceeds(call, end - start + 1))
+    size_t start, n; /* cel-go: unicode.IsSpace, the White_Space property */
+    rp_utf8_trim(args[0].v.s, args[0].len, RP_SPACE_UNICODE, &start, &n);
+    if (cel_call_exceeds(call, n + 1))
         return cel_memory_error(call->arena);
-    return cel_string_copy(call->arena, s + start, end - start);
+    return cel_string_copy(call->arena, args[0].v.s + start, n);
 }
 
 static cel_value fn_join(cel_call *call, const cel_value *args, uint32_t nargs)
@@ -635,7 +562,7 @@ static cel_value fn_reverse(cel_call *call, const cel_value *args, uint32_t narg
     char *out = rp_arena_alloc(call->arena, len + 1);
     size_t o = 0;
     for (size_t end = len; end > 0;) {
-        size_t start = utf8_prev(s, end);
+        size_t start = rp_utf8_prev(s, end);
         memcpy(out + o, s + start, end - start);
         o += end - start;
         end = start;

@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "cel/parse_internal.h"
+#include "core/utf8.h"
 
 static const char *const reserved_words[] = {
     "as",  "break", "const",   "continue",  "else",   "for", "function", "if",    "import",
@@ -39,7 +40,7 @@ void cel_source_position(const char *src, size_t len, size_t offset, int *line, 
         if (ch == '\n') {
             l++;
             c = 1;
-        } else if ((ch & 0xC0) != 0x80) { /* count code points, not continuation bytes */
+        } else if (!rp_utf8_is_cont(ch)) { /* count code points, not continuation bytes */
             c++;
         }
     }
@@ -220,7 +221,7 @@ static cel_expr *parse_int(cel_parser *p, cel_token t, bool negate)
     bool overflow = false;
     for (size_t i = 0; i < n; i++) {
         char c = s[i];
-        unsigned d = c <= '9' ? (unsigned)(c - '0') : (unsigned)((c | 0x20) - 'a' + 10);
+        unsigned d = (unsigned)rp_hex_digit((unsigned char)c); /* the lexer read only digits */
         if (v > (UINT64_MAX - d) / base)
             overflow = true;
         v = v * base + d;
@@ -720,7 +721,7 @@ cel_expr *cel_parse(rp_arena *a, const char *src, size_t len, const cel_parse_op
                          CEL_PARSE_MAX_SOURCE);
         return NULL;
     }
-    size_t valid = cel_utf8_valid_prefix(src, len);
+    size_t valid = rp_utf8_valid_prefix(src, len);
     if (valid != len) {
         cel_parser_error(&p, valid, "invalid UTF-8 in expression");
         return NULL;

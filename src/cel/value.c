@@ -14,6 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/utf8.h"
+
 /* ---- constructors ---- */
 
 cel_value cel_string_copy(rp_arena *a, const char *s, size_t len)
@@ -34,49 +36,9 @@ cel_value cel_bytes_copy(rp_arena *a, const char *s, size_t len)
     return cel_bytes_ref(d, len);
 }
 
-/* Strict UTF-8: no overlong forms, no surrogates, nothing above U+10FFFF. */
-static bool utf8_valid(const unsigned char *s, size_t len)
-{
-    size_t i = 0;
-    while (i < len) {
-        unsigned c = s[i];
-        if (c < 0x80) {
-            i++;
-            continue;
-        }
-        size_t n;
-        unsigned cp;
-        if (c >= 0xC2 && c <= 0xDF) {
-            n = 1;
-            cp = c & 0x1F;
-        } else if (c >= 0xE0 && c <= 0xEF) {
-            n = 2;
-            cp = c & 0x0F;
-        } else if (c >= 0xF0 && c <= 0xF4) {
-            n = 3;
-            cp = c & 0x07;
-        } else {
-            return false;
-        }
-        if (len - i <= n)
-            return false;
-        for (size_t k = 1; k <= n; k++) {
-            unsigned cc = s[i + k];
-            if ((cc & 0xC0) != 0x80)
-                return false;
-            cp = (cp << 6) | (cc & 0x3F);
-        }
-        if ((n == 2 && cp < 0x800) || (n == 3 && cp < 0x10000) || cp > 0x10FFFF ||
-            (cp >= 0xD800 && cp <= 0xDFFF))
-            return false;
-        i += n + 1;
-    }
-    return true;
-}
-
 cel_value cel_string_from_bytes(rp_arena *a, const char *s, size_t len)
 {
-    if (!utf8_valid((const unsigned char *)s, len))
+    if (!rp_utf8_valid(s, len))
         return cel_error_new(a, "invalid UTF-8 in bytes, cannot convert to string");
     return cel_string_copy(a, s, len);
 }

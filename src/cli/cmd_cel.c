@@ -12,6 +12,7 @@
 #include "core/arena.h"
 #include "core/buf.h"
 #include "core/json.h"
+#include "core/utf8.h"
 
 static const char cel_usage[] =
     "usage: rampart cel [--var NAME=JSON]... [--container NAME] [--ast] [--] EXPR\n"
@@ -126,7 +127,7 @@ static void print_caret(FILE *out, const char *src, size_t len, size_t offset)
     fprintf(out, "%.*s\n", (int)(end - start), src + start);
     for (size_t i = start; i < offset; i++) {
         unsigned char c = (unsigned char)src[i];
-        if ((c & 0xC0) == 0x80) {
+        if (rp_utf8_is_cont(c)) {
             continue; /* a UTF-8 continuation byte: same code point */
         }
         fputc(c == '\t' ? '\t' : ' ', out);

@@ -8,6 +8,7 @@
 #include "core/arena.h"
 #include "core/buf.h"
 #include "core/json.h"
+#include "core/utf8.h"
 #include "policies/registry.h"
 
 static const char policies_usage[] =
@@ -125,7 +126,7 @@ static void print_param_text(const rp_param_spec *p, rp_buf *line)
         size_t cut = strlen(text);
         if (cut > TEXT_DEFAULT_MAX) {
             cut = TEXT_DEFAULT_MAX;
-            while (cut > 0 && ((unsigned char)text[cut] & 0xC0) == 0x80) {
+            while (cut > 0 && rp_utf8_is_cont((unsigned char)text[cut])) {
                 cut--; /* never split a UTF-8 sequence */
             }
         }

@@ -8,6 +8,7 @@
 #include "cli/spend_render.h"
 #include "core/clock.h"
 #include "core/json.h"
+#include "core/utf8.h"
 #include "cost/period.h"
 
 #define DAY_US        (86400LL * 1000000LL)
@@ -62,7 +63,7 @@ static size_t text_columns(const char *s)
 {
     size_t n = 0;
     for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        n += (*p & 0xC0) != 0x80;
+        n += !rp_utf8_is_cont(*p);
     }
     return n;
 }

@@ -16,6 +16,8 @@
 #include <string.h>
 #include <yaml.h>
 
+#include "core/utf8.h"
+
 #define TAG_PREFIX "tag:yaml.org,2002:"
 
 typedef struct anchor {
@@ -144,15 +146,7 @@ static bool resolve_bool(const char *s, size_t n, bool *out)
 
 static int digit_value(char c, int base)
 {
-    int v;
-    if (c >= '0' && c <= '9')
-        v = c - '0';
-    else if (c >= 'a' && c <= 'f')
-        v = c - 'a' + 10;
-    else if (c >= 'A' && c <= 'F')
-        v = c - 'A' + 10;
-    else
-        return -1;
+    int v = rp_hex_digit((unsigned char)c);
     return v < base ? v : -1;
 }
 

@@ -14,6 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/utf8.h"
+
 /* ---------------------------------------------------------------------------------------------
  * Reader
  * ------------------------------------------------------------------------------------------ */
@@ -178,88 +180,6 @@ static void *scratch_pop_into_arena(json_parser *ps, size_t base)
     return dst;
 }
 
-/* Length of the valid UTF-8 sequence at p (2..4), or 0 when it is malformed, overlong, a
- * surrogate or above U+10FFFF (RFC 3629 table). */
-static size_t utf8_sequence_length(const unsigned char *p, const unsigned char *end)
-{
-    unsigned char c = p[0];
-    size_t avail = (size_t)(end - p);
-    if (c >= 0xc2 && c <= 0xdf) {
-        return avail >= 2 && (p[1] & 0xc0) == 0x80 ? 2 : 0;
-    }
-    if (c >= 0xe0 && c <= 0xef) {
-        if (avail < 3 || (p[2] & 0xc0) != 0x80)
-            return 0;
-        unsigned char lo = 0x80, hi = 0xbf;
-        if (c == 0xe0)
-            lo = 0xa0; /* overlong */
-        if (c == 0xed)
-            hi = 0x9f; /* UTF-16 surrogates */
-        return p[1] >= lo && p[1] <= hi ? 3 : 0;
-    }
-    if (c >= 0xf0 && c <= 0xf4) {
-        if (avail < 4 || (p[2] & 0xc0) != 0x80 || (p[3] & 0xc0) != 0x80)
-            return 0;
-        unsigned char lo = 0x80, hi = 0xbf;
-        if (c == 0xf0)
-            lo = 0x90; /* overlong */
-        if (c == 0xf4)
-            hi = 0x8f; /* above U+10FFFF */
-        return p[1] >= lo && p[1] <= hi ? 4 : 0;
-    }
-    return 0;
-}
-
-static int hex_value(unsigned char c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
-}
-
-/* Reads the four hex digits after "\u" at p; -1 when they are not hex. */
-static long read_hex4(const unsigned char *p, const unsigned char *end)
-{
-    if (end - p < 4)
-        return -1;
-    long v = 0;
-    for (int i = 0; i < 4; i++) {
-        int h = hex_value(p[i]);
-        if (h < 0)
-            return -1;
-        v = v * 16 + h;
-    }
-    return v;
-}
-
-static size_t encode_utf8(uint32_t cp, unsigned char *dst)
-{
-    if (cp < 0x80) {
-        dst[0] = (unsigned char)cp;
-        return 1;
-    }
-    if (cp < 0x800) {
-        dst[0] = (unsigned char)(0xc0 | (cp >> 6));
-        dst[1] = (unsigned char)(0x80 | (cp & 0x3f));
-        return 2;
-    }
-    if (cp < 0x10000) {
-        dst[0] = (unsigned char)(0xe0 | (cp >> 12));
-        dst[1] = (unsigned char)(0x80 | ((cp >> 6) & 0x3f));
-        dst[2] = (unsigned char)(0x80 | (cp & 0x3f));
-        return 3;
-    }
-    dst[0] = (unsigned char)(0xf0 | (cp >> 18));
-    dst[1] = (unsigned char)(0x80 | ((cp >> 12) & 0x3f));
-    dst[2] = (unsigned char)(0x80 | ((cp >> 6) & 0x3f));
-    dst[3] = (unsigned char)(0x80 | (cp & 0x3f));
-    return 4;
-}
-
 /* Decodes the escaped string body [p, close) into dst, which has room for close - p bytes
  * (every escape is at least as long as what it decodes to). Raw bytes were validated by the
  * caller's scan; escapes are validated here. Returns the decoded length or -1. */
@@ -300,22 +220,21 @@ static long decode_escaped(json_parser *ps, const unsigned char *p, const unsign
             *d++ = '\t';
             break;
         case 'u': {
-            long cp = read_hex4(p, close);
-            if (cp < 0)
+            uint32_t cp, lo = 0;
+            if (!rp_hex_read((const char *)p, (size_t)(close - p), 4, &cp))
                 return fail_at(ps, esc, "invalid \\u escape: expected four hex digits"), -1;
             p += 4;
             if (cp >= 0xdc00 && cp <= 0xdfff)
                 return fail_at(ps, esc, "lone UTF-16 low surrogate in \\u escape"), -1;
             if (cp >= 0xd800 && cp <= 0xdbff) {
-                long lo = -1;
                 if (close - p >= 6 && p[0] == '\\' && p[1] == 'u')
-                    lo = read_hex4(p + 2, close);
+                    rp_hex_read((const char *)p + 2, (size_t)(close - p - 2), 4, &lo);
                 if (lo < 0xdc00 || lo > 0xdfff)
                     return fail_at(ps, esc, "lone UTF-16 high surrogate in \\u escape"), -1;
                 p += 6;
                 cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00);
             }
-            d += encode_utf8((uint32_t)cp, d);
+            d += rp_utf8_encode(cp, (char *)d);
             break;
         }
         default:
@@ -346,7 +265,8 @@ static bool parse_string(json_parser *ps, const char **out, uint32_t *out_len)
         } else if (c < 0x20) {
             return fail_at(ps, p, "unescaped control character in string");
         } else {
-            size_t n = utf8_sequence_length(p, end);
+            uint32_t cp;
+            size_t n = rp_utf8_decode((const char *)p, (size_t)(end - p), &cp, RP_UTF8_REJECT);
             if (n == 0)
                 return fail_at(ps, p, "invalid UTF-8 in string");
             p += n;

@@ -16,13 +16,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/utf8.h"
+
 typedef enum write_mode {
     WRITE_COMPACT, /* input order, no spaces */
     WRITE_SORTED,  /* keys sorted, duplicates collapsed to the last, no spaces */
     WRITE_PYTHON   /* json.dumps(v, sort_keys=True): ", " / ": ", ensure_ascii */
 } write_mode;
-
-static const char hex_digits[] = "0123456789abcdef";
 
 /* ---- output staging ----
  * Writers emit many fragments of a few bytes; staging them in a local block and handing
@@ -218,43 +218,14 @@ static void write_double(json_out *out, double d, write_mode mode)
 
 /* ---- strings ---- */
 
-/* Decodes one UTF-8 sequence at p. Returns its length and *cp, or 0 when it is invalid (the
- * value model may hold bytes that did not come from the reader). */
-static size_t decode_utf8(const unsigned char *p, const unsigned char *end, uint32_t *cp)
-{
-    unsigned char c = p[0];
-    size_t avail = (size_t)(end - p);
-    if (c >= 0xc2 && c <= 0xdf && avail >= 2 && (p[1] & 0xc0) == 0x80) {
-        *cp = ((uint32_t)(c & 0x1f) << 6) | (p[1] & 0x3f);
-        return 2;
-    }
-    if (c >= 0xe0 && c <= 0xef && avail >= 3 && (p[1] & 0xc0) == 0x80 && (p[2] & 0xc0) == 0x80) {
-        uint32_t v = ((uint32_t)(c & 0x0f) << 12) | ((uint32_t)(p[1] & 0x3f) << 6) | (p[2] & 0x3f);
-        if (v < 0x800 || (v >= 0xd800 && v <= 0xdfff))
-            return 0;
-        *cp = v;
-        return 3;
-    }
-    if (c >= 0xf0 && c <= 0xf4 && avail >= 4 && (p[1] & 0xc0) == 0x80 && (p[2] & 0xc0) == 0x80 &&
-        (p[3] & 0xc0) == 0x80) {
-        uint32_t v = ((uint32_t)(c & 0x07) << 18) | ((uint32_t)(p[1] & 0x3f) << 12) |
-                     ((uint32_t)(p[2] & 0x3f) << 6) | (p[3] & 0x3f);
-        if (v < 0x10000 || v > 0x10ffff)
-            return 0;
-        *cp = v;
-        return 4;
-    }
-    return 0;
-}
-
 static void write_u_escape(json_out *out, uint32_t unit)
 {
     char esc[6] = {'\\',
                    'u',
-                   hex_digits[(unit >> 12) & 0xf],
-                   hex_digits[(unit >> 8) & 0xf],
-                   hex_digits[(unit >> 4) & 0xf],
-                   hex_digits[unit & 0xf]};
+                   rp_hex_char(unit >> 12),
+                   rp_hex_char(unit >> 8),
+                   rp_hex_char(unit >> 4),
+                   rp_hex_char(unit)};
     out_bytes(out, esc, sizeof esc);
 }
 
@@ -336,7 +307,7 @@ static void write_string_literal(json_out *out, const char *s, size_t n, bool as
             continue;
         }
         uint32_t cp;
-        size_t len = decode_utf8(p, end, &cp);
+        size_t len = rp_utf8_decode((const char *)p, (size_t)(end - p), &cp, RP_UTF8_REJECT);
         if (len == 0) {
             if (ascii_only)
                 write_u_escape(out, 0xfffd);

@@ -5,43 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-size_t rp_py_utf8_next(const char *s, size_t n, uint32_t *cp)
-{
-    const unsigned char *u = (const unsigned char *)s;
-    size_t need;
-    uint32_t c = u[0];
-
-    if (c < 0x80) {
-        *cp = c;
-        return 1;
-    }
-    if ((c & 0xe0) == 0xc0) {
-        need = 1;
-        c &= 0x1f;
-    } else if ((c & 0xf0) == 0xe0) {
-        need = 2;
-        c &= 0x0f;
-    } else if ((c & 0xf8) == 0xf0) {
-        need = 3;
-        c &= 0x07;
-    } else {
-        *cp = u[0];
-        return 1;
-    }
-    if (need >= n) {
-        *cp = u[0];
-        return 1;
-    }
-    for (size_t i = 1; i <= need; i++) {
-        if ((u[i] & 0xc0) != 0x80) {
-            *cp = u[0];
-            return 1;
-        }
-        c = (c << 6) | (u[i] & 0x3f);
-    }
-    *cp = c;
-    return need + 1;
-}
+#include "core/utf8.h"
 
 size_t rp_py_prefix_bytes(const char *s, size_t n, size_t max_chars)
 {
@@ -49,16 +13,13 @@ size_t rp_py_prefix_bytes(const char *s, size_t n, size_t max_chars)
     uint32_t cp;
 
     for (size_t chars = 0; chars < max_chars && pos < n; chars++)
-        pos += rp_py_utf8_next(s + pos, n - pos, &cp);
+        pos += rp_utf8_decode(s + pos, n - pos, &cp, RP_UTF8_AS_BYTE);
     return pos;
 }
 
 bool rp_py_isspace(uint32_t cp)
 {
-    if (cp <= 0x7f)
-        return cp == ' ' || (cp >= 0x09 && cp <= 0x0d) || (cp >= 0x1c && cp <= 0x1f);
-    return cp == 0x85 || cp == 0xa0 || cp == 0x1680 || (cp >= 0x2000 && cp <= 0x200a) ||
-           cp == 0x2028 || cp == 0x2029 || cp == 0x202f || cp == 0x205f || cp == 0x3000;
+    return rp_utf8_is_space(cp, RP_SPACE_PYTHON);
 }
 
 /* str.isprintable() for non-ASCII code points: false for the control (Cc), format (Cf),
@@ -103,7 +64,7 @@ void rp_py_repr_str(rp_buf *out, const char *s, size_t n)
             continue;
         }
         uint32_t cp;
-        size_t len = rp_py_utf8_next(s + pos, n - pos, &cp);
+        size_t len = rp_utf8_decode(s + pos, n - pos, &cp, RP_UTF8_AS_BYTE);
 
         if (cp == (uint32_t)quote || cp == '\\') {
             rp_buf_putc(out, '\\');
@@ -303,30 +264,6 @@ static uint32_t py_lower_cp(uint32_t cp)
     return cp;
 }
 
-static void put_utf8(rp_buf *out, uint32_t cp)
-{
-    char b[4];
-
-    if (cp < 0x80) {
-        rp_buf_putc(out, (char)cp);
-    } else if (cp < 0x800) {
-        b[0] = (char)(0xc0 | (cp >> 6));
-        b[1] = (char)(0x80 | (cp & 0x3f));
-        rp_buf_append(out, b, 2);
-    } else if (cp < 0x10000) {
-        b[0] = (char)(0xe0 | (cp >> 12));
-        b[1] = (char)(0x80 | ((cp >> 6) & 0x3f));
-        b[2] = (char)(0x80 | (cp & 0x3f));
-        rp_buf_append(out, b, 3);
-    } else {
-        b[0] = (char)(0xf0 | (cp >> 18));
-        b[1] = (char)(0x80 | ((cp >> 12) & 0x3f));
-        b[2] = (char)(0x80 | ((cp >> 6) & 0x3f));
-        b[3] = (char)(0x80 | (cp & 0x3f));
-        rp_buf_append(out, b, 4);
-    }
-}
-
 char *rp_py_lower(rp_arena *a, const char *s, size_t n, size_t *out_len)
 {
     bool ascii = true;
@@ -349,14 +286,16 @@ char *rp_py_lower(rp_arena *a, const char *s, size_t n, size_t *out_len)
     rp_buf b = {0};
     for (size_t pos = 0; pos < n;) {
         uint32_t cp;
-        size_t len = rp_py_utf8_next(s + pos, n - pos, &cp);
+        size_t len = rp_utf8_decode(s + pos, n - pos, &cp, RP_UTF8_AS_BYTE);
 
         if (len == 1 && cp >= 0x80)
             rp_buf_putc(&b, s[pos]); /* an invalid byte stays as it was */
         else if (cp == 0x130)
             rp_buf_puts(&b, "i\xcc\x87"); /* 'İ'.lower() is 'i' + COMBINING DOT ABOVE */
-        else
-            put_utf8(&b, py_lower_cp(cp));
+        else {
+            char u[RP_UTF8_MAX];
+            rp_buf_append(&b, u, rp_utf8_encode(py_lower_cp(cp), u));
+        }
         pos += len;
     }
     r = rp_arena_strndup(a, b.data ? b.data : "", b.len);
@@ -368,102 +307,5 @@ char *rp_py_lower(rp_arena *a, const char *s, size_t n, size_t *out_len)
 
 void rp_py_strip(const char *s, size_t n, size_t *start, size_t *len)
 {
-    size_t begin = 0, end = n;
-    uint32_t cp;
-
-    while (begin < end) {
-        size_t l = rp_py_utf8_next(s + begin, end - begin, &cp);
-        if (!rp_py_isspace(cp))
-            break;
-        begin += l;
-    }
-    /* Walk back to the start of each trailing code point (continuation bytes are 10xxxxxx). */
-    while (end > begin) {
-        size_t p = end - 1;
-        while (p > begin && ((unsigned char)s[p] & 0xc0) == 0x80)
-            p--;
-        rp_py_utf8_next(s + p, end - p, &cp);
-        if (!rp_py_isspace(cp))
-            break;
-        end = p;
-    }
-    *start = begin;
-    *len = end - begin;
-}
-
-/* Python int(str) for base 10: whitespace, optional sign, digits with single '_' between them.
- * Python also accepts non-ASCII decimal digits; those are rejected here (documented limit). */
-static rp_py_int_status py_int_from_string(const char *s, size_t n, int64_t *out)
-{
-    size_t start, len;
-    bool negative = false, saturated = false, prev_digit = false;
-    uint64_t magnitude = 0;
-    size_t i;
-
-    rp_py_strip(s, n, &start, &len);
-    s += start;
-    if (len > 0 && (s[0] == '+' || s[0] == '-')) {
-        negative = s[0] == '-';
-        s++;
-        len--;
-    }
-    if (len == 0)
-        return RP_PY_INT_INVALID;
-    for (i = 0; i < len; i++) {
-        char c = s[i];
-        if (c == '_') {
-            if (!prev_digit || i + 1 == len)
-                return RP_PY_INT_INVALID;
-            prev_digit = false;
-            continue;
-        }
-        if (c < '0' || c > '9')
-            return RP_PY_INT_INVALID;
-        prev_digit = true;
-        if (magnitude > (UINT64_MAX - 9) / 10)
-            saturated = true;
-        else
-            magnitude = magnitude * 10 + (uint64_t)(c - '0');
-    }
-    if (!prev_digit)
-        return RP_PY_INT_INVALID;
-    if (negative)
-        *out = (saturated || magnitude > (uint64_t)INT64_MAX) ? INT64_MIN : -(int64_t)magnitude;
-    else
-        *out = (saturated || magnitude > (uint64_t)INT64_MAX) ? INT64_MAX : (int64_t)magnitude;
-    return RP_PY_INT_OK;
-}
-
-rp_py_int_status rp_py_int(const rp_json *v, int64_t *out)
-{
-    *out = 0;
-    if (v == NULL)
-        return RP_PY_INT_NOT_NUMBER;
-    switch (v->type) {
-    case RP_JSON_BOOL:
-        *out = v->v.b ? 1 : 0;
-        return RP_PY_INT_OK;
-    case RP_JSON_INT:
-        *out = v->v.i;
-        return RP_PY_INT_OK;
-    case RP_JSON_UINT:
-        *out = INT64_MAX;
-        return RP_PY_INT_OK;
-    case RP_JSON_DOUBLE: {
-        double t = trunc(v->v.d);
-        if (isnan(t) || isinf(t))
-            return RP_PY_INT_INVALID;
-        if (t >= 9223372036854775807.0)
-            *out = INT64_MAX;
-        else if (t <= -9223372036854775808.0)
-            *out = INT64_MIN;
-        else
-            *out = (int64_t)t;
-        return RP_PY_INT_OK;
-    }
-    case RP_JSON_STRING:
-        return py_int_from_string(v->v.s, v->len, out);
-    default:
-        return RP_PY_INT_NOT_NUMBER;
-    }
+    rp_utf8_trim(s, n, RP_SPACE_PYTHON, start, len);
 }

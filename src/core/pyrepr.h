@@ -2,12 +2,12 @@
  *
  * Omnigent's builtins are Python: their reasons contain `{x!r}` and `{x}` of arbitrary JSON
  * values, they compare names after str.lower(), split on str.split() whitespace and convert
- * state values with int(). Hosts show these texts and the conformance vectors compare them
- * byte for byte, so rampart reproduces them here, in one place.
+ * state values with int() (core/pynum.h). Hosts show these texts and the conformance vectors
+ * compare them byte for byte, so rampart reproduces them here, in one place.
  *
  * Limits (documented in docs/policies.md): str.isprintable() and str.lower() are reproduced for
  * ASCII, Latin-1, Latin Extended-A, Greek, Cyrillic, Armenian, fullwidth Latin and the usual
- * format/space characters, not for every Unicode code point; integers beyond int64 saturate. */
+ * format/space characters, not for every Unicode code point. */
 #ifndef RAMPART_CORE_PYREPR_H
 #define RAMPART_CORE_PYREPR_H
 
@@ -19,10 +19,8 @@
 #include "core/buf.h"
 #include "core/json.h"
 
-/* Decodes one UTF-8 sequence at s[0..n) (n > 0); returns its length (≥ 1). Invalid bytes decode
- * as themselves (one byte each), so the walk always advances. */
-size_t rp_py_utf8_next(const char *s, size_t n, uint32_t *cp);
-/* Byte length of the first max_chars code points of s[0..n) (Python's s[:max_chars]). */
+/* Byte length of the first max_chars code points of s[0..n) (Python's s[:max_chars]); an invalid
+ * byte counts as one code point (core/utf8.h, RP_UTF8_AS_BYTE). */
 size_t rp_py_prefix_bytes(const char *s, size_t n, size_t max_chars);
 
 /* Whether cp is whitespace for str.split(), str.strip() and re's \s. */
@@ -42,16 +40,5 @@ void rp_py_repr_sorted_strs(rp_buf *out, const char *const *items, size_t n);
 char *rp_py_lower(rp_arena *a, const char *s, size_t n, size_t *out_len);
 /* str.strip() of s[0..n): sets *start and *len to the stripped slice. */
 void rp_py_strip(const char *s, size_t n, size_t *start, size_t *len);
-
-typedef enum rp_py_int_status {
-    RP_PY_INT_OK = 0,     /* *out holds int(v) */
-    RP_PY_INT_NOT_NUMBER, /* v is not an int, float, bool or str (callers usually use 0) */
-    RP_PY_INT_INVALID     /* int(v) raises: non-numeric string, NaN, infinity */
-} rp_py_int_status;
-
-/* int(v) for a JSON value: ints as they are, floats truncated toward zero, bools 0/1, strings
- * parsed like Python (surrounding whitespace, sign, '_' between digits). Values beyond int64
- * saturate. */
-rp_py_int_status rp_py_int(const rp_json *v, int64_t *out);
 
 #endif

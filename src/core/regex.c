@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/utf8.h"
+
 struct cel_regex {
     pcre2_code *code;
     pcre2_match_context *mctx; /* the limits; read-only while matching, so shareable */
@@ -72,22 +74,10 @@ static void group_opened(translator *t)
         emits(t, "(?C)");
 }
 
-/* Bytes of the UTF-8 sequence starting with byte c (strings are valid UTF-8). */
-static size_t utf8_len(unsigned char c)
-{
-    if (c < 0x80)
-        return 1;
-    if ((c & 0xE0) == 0xC0)
-        return 2;
-    if ((c & 0xF0) == 0xE0)
-        return 3;
-    return 4;
-}
-
 /* Copies the character at t->i (one UTF-8 sequence) and advances. */
 static void copy_char(translator *t)
 {
-    size_t n = utf8_len((unsigned char)t->p[t->i]);
+    size_t n = rp_utf8_lead_len((unsigned char)t->p[t->i]); /* strings are valid UTF-8 */
     if (t->i + n > t->len)
         n = t->len - t->i;
     emit(t, t->p + t->i, n);

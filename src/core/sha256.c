@@ -9,6 +9,8 @@
 #include <stdatomic.h>
 #include <string.h>
 
+#include "core/utf8.h"
+
 #if defined(__x86_64__) || defined(__i386__)
 #include <cpuid.h>
 #include <immintrin.h>
@@ -248,15 +250,14 @@ void rp_sha256_final(rp_sha256 *h, uint8_t digest[32])
 
 void rp_sha256_hex(const void *data, size_t len, char hex[65])
 {
-    static const char digits[] = "0123456789abcdef";
     rp_sha256 h;
     uint8_t digest[32];
     rp_sha256_init(&h);
     rp_sha256_update(&h, data, len);
     rp_sha256_final(&h, digest);
     for (int i = 0; i < 32; i++) {
-        hex[2 * i] = digits[digest[i] >> 4];
-        hex[2 * i + 1] = digits[digest[i] & 0xf];
+        hex[2 * i] = rp_hex_char(digest[i] >> 4);
+        hex[2 * i + 1] = rp_hex_char(digest[i]);
     }
     hex[64] = '\0';
 }

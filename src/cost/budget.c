@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "core/buf.h"
+#include "core/pynum.h"
 #include "core/pyrepr.h"
 
 #define UNPRICED_REASON                                                                            \
@@ -148,47 +149,11 @@ int rp_cost_limits_create(const rp_json *params, const char *requires_name, rp_a
 
 /* ---- reading numbers as the reference does ---- */
 
-/* float(s) of a Python str: surrounding whitespace, decimal or exponent form, inf/nan words.
- * Hex and "nan(...)", which strtod also reads, are not Python floats. */
-static bool py_float_string(const char *s, size_t n, double *out)
-{
-    size_t start, len;
-    rp_py_strip(s, n, &start, &len);
-    if (len == 0 || len > 64)
-        return false;
-    char text[65];
-    memcpy(text, s + start, len);
-    text[len] = '\0';
-    if (strpbrk(text, "xX(") != NULL)
-        return false;
-    char *end = NULL;
-    double d = strtod(text, &end);
-    if (end != text + len)
-        return false;
-    *out = d;
-    return true;
-}
-
-/* float(raw); false when float() would raise or raw is absent. */
-static bool py_float(const rp_json *raw, double *out)
-{
-    if (raw == NULL)
-        return false;
-    if (raw->type == RP_JSON_BOOL) {
-        *out = raw->v.b ? 1.0 : 0.0;
-        return true;
-    }
-    if (rp_json_number(raw, out))
-        return true;
-    if (raw->type == RP_JSON_STRING)
-        return py_float_string(raw->v.s, raw->len, out);
-    return false;
-}
-
 double rp_cost_float(const rp_json *raw)
 {
-    double d = 0.0;
-    return py_float(raw, &d) ? d : 0.0;
+    double d;
+    rp_pynum_float(raw, &d); /* 0.0 when float() would raise or raw is absent */
+    return d;
 }
 
 const rp_json *rp_cost_context_block(const rp_event *ev, const char *name)
@@ -205,7 +170,7 @@ static int state_approved(rp_eval_ctx *ctx, const rp_json *state, const char *ke
     *out = 0.0;
     if (!rp_json_truthy(v))
         return 0;
-    if (!py_float(v, out))
+    if (rp_pynum_float(v, out) != RP_PYNUM_OK)
         return rp_fail(ctx, "session state '%s' is not a number", key);
     return 0;
 }

@@ -8,71 +8,40 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/pynum.h"
 #include "engine/engine.h"
 
-/* Python treats bool as an int subclass, so True + 1 == 2; we follow that. */
-static bool as_int(const rp_json *v, int64_t *out)
-{
-    if (v->type == RP_JSON_INT) {
-        *out = v->v.i;
-        return true;
-    }
-    if (v->type == RP_JSON_BOOL) {
-        *out = v->v.b ? 1 : 0;
-        return true;
-    }
-    return false;
-}
-
-static bool as_double(const rp_json *v, double *out)
-{
-    int64_t i;
-    if (as_int(v, &i)) {
-        *out = (double)i;
-        return true;
-    }
-    if (v->type == RP_JSON_UINT) {
-        *out = (double)v->v.u;
-        return true;
-    }
-    if (v->type == RP_JSON_DOUBLE) {
-        *out = v->v.d;
-        return true;
-    }
-    return false;
-}
-
+/* current + delta with Python's rules (core/pynum.h: bool is an int, True + 1 == 2; a sum
+ * beyond int64 is an error rather than a wrapped or rounded counter). */
 static int increment(rp_json *current, const rp_json *delta, rp_json *result, char *err,
                      size_t err_size, const char *key)
 {
-    int64_t a, b;
-    if (as_int(current, &a) && as_int(delta, &b)) {
-        int64_t sum;
-        if (__builtin_add_overflow(a, b, &sum)) {
-            snprintf(err, err_size, "increment of '%s' overflows a 64-bit integer", key);
-            return -1;
-        }
-        *result = rp_json_make_int(sum);
-        return 0;
-    }
-    double x, y;
-    if (as_double(current, &x) && as_double(delta, &y)) {
-        /* JSON cannot hold an infinity: it would be stored as null and read back as absent,
-         * which would quietly reset the counter. */
-        if (!isfinite(x + y)) {
-            snprintf(err, err_size, "increment of '%s' leaves the range of a double", key);
-            return -1;
-        }
-        *result = rp_json_make_double(x + y);
-        return 0;
-    }
-    if (!as_double(delta, &y))
+    rp_pynum x, y;
+    rp_pynum_status sx = rp_pynum_from_json(current, RP_PYNUM_BOOL_IS_INT, &x);
+    rp_pynum_status sy = rp_pynum_from_json(delta, RP_PYNUM_BOOL_IS_INT, &y);
+    if (sy == RP_PYNUM_NOT_NUMBER) {
         snprintf(err, err_size, "increment of '%s' by a non-number (%s)", key,
                  rp_json_type_name(delta->type));
-    else
+        return -1;
+    }
+    if (sx == RP_PYNUM_NOT_NUMBER) {
         snprintf(err, err_size, "increment of '%s', which holds a %s, not a number", key,
                  rp_json_type_name(current->type));
-    return -1;
+        return -1;
+    }
+    rp_pynum sum;
+    if (rp_pynum_add(x, y, &sum) != RP_PYNUM_OK) {
+        snprintf(err, err_size, "increment of '%s' overflows a 64-bit integer", key);
+        return -1;
+    }
+    /* JSON cannot hold an infinity: it would be stored as null and read back as absent, which
+     * would quietly reset the counter. */
+    if (sum.is_float && !isfinite(sum.d)) {
+        snprintf(err, err_size, "increment of '%s' leaves the range of a double", key);
+        return -1;
+    }
+    *result = rp_pynum_to_json(sum);
+    return 0;
 }
 
 static int apply_one(rp_arena *a, rp_json *state, const rp_state_update *u, char *err,
@@ -116,8 +85,8 @@ static int apply_one(rp_arena *a, rp_json *state, const rp_state_update *u, char
     return -1;
 }
 
-int rp_state_apply(rp_arena *a, rp_json *state, const rp_state_update *updates, size_t n,
-                   char *err, size_t err_size)
+int rp_state_apply(rp_arena *a, rp_json *state, const rp_state_update *updates, size_t n, char *err,
+                   size_t err_size)
 {
     if (state == NULL || state->type != RP_JSON_OBJECT) {
         snprintf(err, err_size, "session state is not an object");

@@ -18,6 +18,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/utf8.h"
+
 /* At most this many `**` + '/' groups in one path rule: each doubles the patterns emitted. */
 #define MAX_DOUBLE_STARS 4
 #define MAX_VARIANTS     64
@@ -35,53 +37,7 @@ const char *rp_claude_action_name(rp_claude_action a)
     return "ask";
 }
 
-/* ---- UTF-8 and YAML text ---- */
-
-/* Decodes one UTF-8 sequence at s (n bytes left): its length, or 0 when s[0] does not start a
- * valid sequence (the caller then treats that one byte as invalid). */
-static size_t utf8_decode(const unsigned char *s, size_t n, uint32_t *cp)
-{
-    unsigned char c = s[0];
-    size_t len;
-    uint32_t v, min;
-    if (c < 0x80) {
-        *cp = c;
-        return 1;
-    } else if ((c & 0xE0) == 0xC0) {
-        len = 2, v = c & 0x1F, min = 0x80;
-    } else if ((c & 0xF0) == 0xE0) {
-        len = 3, v = c & 0x0F, min = 0x800;
-    } else if ((c & 0xF8) == 0xF0) {
-        len = 4, v = c & 0x07, min = 0x10000;
-    } else {
-        return 0;
-    }
-    if (n < len)
-        return 0;
-    for (size_t i = 1; i < len; i++) {
-        if ((s[i] & 0xC0) != 0x80)
-            return 0;
-        v = (v << 6) | (s[i] & 0x3F);
-    }
-    if (v < min || v > 0x10FFFF || (v >= 0xD800 && v <= 0xDFFF))
-        return 0;
-    *cp = v;
-    return len;
-}
-
-static bool valid_utf8(const char *s)
-{
-    const unsigned char *p = (const unsigned char *)s;
-    size_t n = strlen(s);
-    for (size_t i = 0; i < n;) {
-        uint32_t cp;
-        size_t k = utf8_decode(p + i, n - i, &cp);
-        if (k == 0)
-            return false;
-        i += k;
-    }
-    return true;
-}
+/* ---- YAML text (UTF-8 read by core/utf8) ---- */
 
 /* Characters a YAML reader rejects in a stream or reads as a line break (libyaml follows YAML
  * 1.1, where NEL, LS and PS end a line), so that they never appear raw in the output. */
@@ -107,7 +63,7 @@ static void put_comment_text(rp_buf *b, const char *s)
     size_t n = strlen(s);
     for (size_t i = 0; i < n;) {
         uint32_t cp;
-        size_t k = utf8_decode(p + i, n - i, &cp);
+        size_t k = rp_utf8_decode((const char *)p + i, n - i, &cp, RP_UTF8_REJECT);
         if (k == 0) {
             put_escape(b, p[i]);
             i++;
@@ -153,7 +109,7 @@ void rp_claude_yaml_scalar(rp_buf *b, const char *s, bool always_quote)
     size_t n = strlen(s);
     for (size_t i = 0; i < n;) {
         uint32_t cp;
-        size_t k = utf8_decode(p + i, n - i, &cp);
+        size_t k = rp_utf8_decode((const char *)p + i, n - i, &cp, RP_UTF8_REJECT);
         if (k == 0) {
             /* Not UTF-8: a YAML string cannot hold the byte, so it becomes U+FFFD. */
             rp_buf_puts(b, "\\uFFFD");
@@ -1055,7 +1011,7 @@ int rp_claude_import(rp_arena *a, const rp_json *settings, const rp_claude_optio
     if (opts && opts->root) {
         if (opts->root[0] != '/')
             c.root_problem = "the root is not an absolute path";
-        else if (!valid_utf8(opts->root))
+        else if (!rp_utf8_valid(opts->root, strlen(opts->root)))
             c.root_problem = "the root is not UTF-8";
         else if (strpbrk(opts->root, "*?"))
             c.root_problem = "the root's name holds * or ?, which would be read as a glob";

@@ -17,6 +17,7 @@
 #include "core/buf.h"
 #include "core/json.h"
 #include "core/sha256.h"
+#include "core/utf8.h"
 #include "install/codex_trust.h"
 #include "install/settings_splice.h"
 
@@ -47,26 +48,6 @@ static const char *skip_ws(const char *p)
     return p;
 }
 
-/* Appends code point v as UTF-8. */
-static void put_utf8(rp_buf *b, unsigned v)
-{
-    if (v < 0x80) {
-        rp_buf_putc(b, (char)v);
-    } else if (v < 0x800) {
-        rp_buf_putc(b, (char)(0xc0 | v >> 6));
-        rp_buf_putc(b, (char)(0x80 | (v & 0x3f)));
-    } else if (v < 0x10000) {
-        rp_buf_putc(b, (char)(0xe0 | v >> 12));
-        rp_buf_putc(b, (char)(0x80 | ((v >> 6) & 0x3f)));
-        rp_buf_putc(b, (char)(0x80 | (v & 0x3f)));
-    } else {
-        rp_buf_putc(b, (char)(0xf0 | v >> 18));
-        rp_buf_putc(b, (char)(0x80 | ((v >> 12) & 0x3f)));
-        rp_buf_putc(b, (char)(0x80 | ((v >> 6) & 0x3f)));
-        rp_buf_putc(b, (char)(0x80 | (v & 0x3f)));
-    }
-}
-
 /* One escape of a basic string at p (after the backslash), decoded as TOML does; the end, or
  * NULL for one that is not TOML's (or a NUL, which no key here can hold). Decoding it as
  * anything else could make a key or hash rampart reads differ from the one Codex reads. */
@@ -81,17 +62,13 @@ static const char *read_escape(const char *p, rp_buf *b)
         rp_buf_putc(b, to[c - from]);
         return p + 1;
     }
-    unsigned long v = 0;
-    for (int k = 1; k <= digits; k++) {
-        if (!isxdigit((unsigned char)p[k]))
-            return NULL;
-        v = v * 16 + (unsigned long)(isdigit((unsigned char)p[k])
-                                         ? p[k] - '0'
-                                         : tolower((unsigned char)p[k]) - 'a' + 10);
-    }
+    uint32_t v;
+    if (!rp_hex_read(p + 1, (size_t)digits, digits, &v)) /* stops at the NUL: not a digit */
+        return NULL;
     if (v == 0 || v > 0x10ffff || (v >= 0xd800 && v <= 0xdfff))
         return NULL;
-    put_utf8(b, (unsigned)v);
+    char u[RP_UTF8_MAX];
+    rp_buf_append(b, u, rp_utf8_encode(v, u));
     return p + 1 + digits;
 }
 

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "core/json.h"
+#include "core/utf8.h"
 #include "shell/shell.h"
 
 /* ---- the scanner ---- */
@@ -45,7 +46,7 @@ static void set_error_at(rp_splice_error *err, const char *s, size_t pos, const 
         if (s[i] == '\n') {
             line++;
             col = 1;
-        } else if (((unsigned char)s[i] & 0xC0) != 0x80) {
+        } else if (!rp_utf8_is_cont((unsigned char)s[i])) {
             col++; /* columns count characters, not UTF-8 continuation bytes */
         }
     }

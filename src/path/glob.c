@@ -30,47 +30,24 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/utf8.h"
 #include "path/flavor.h"
 
 /* ---- characters ---- */
 
 #define CH_BYTE 0x110000u /* CH_BYTE + b: a byte that does not start well-formed UTF-8 */
 
-static bool is_cont(unsigned char b)
-{
-    return (b & 0xC0) == 0x80;
-}
-
-/* The character at s[i] (i < n) and its length in bytes. */
+/* The character at s[i] (i < n) and its length in bytes; CH_BYTE + b for a byte b that does not
+ * start a valid sequence (core/utf8.h). */
 static uint32_t decode(const char *str, size_t n, size_t i, size_t *len)
 {
-    const unsigned char *s = (const unsigned char *)str;
-    unsigned char b = s[i];
-    *len = 1;
-    if (b < 0x80)
-        return b;
-    if (b >= 0xC2 && b <= 0xDF) {
-        if (i + 1 < n && is_cont(s[i + 1])) {
-            *len = 2;
-            return ((uint32_t)(b & 0x1F) << 6) | (s[i + 1] & 0x3F);
-        }
-    } else if (b >= 0xE0 && b <= 0xEF) {
-        unsigned char lo = b == 0xE0 ? 0xA0 : 0x80, hi = b == 0xED ? 0x9F : 0xBF;
-        if (i + 2 < n && s[i + 1] >= lo && s[i + 1] <= hi && is_cont(s[i + 2])) {
-            *len = 3;
-            return ((uint32_t)(b & 0x0F) << 12) | ((uint32_t)(s[i + 1] & 0x3F) << 6) |
-                   (s[i + 2] & 0x3F);
-        }
-    } else if (b >= 0xF0 && b <= 0xF4) {
-        unsigned char lo = b == 0xF0 ? 0x90 : 0x80, hi = b == 0xF4 ? 0x8F : 0xBF;
-        if (i + 3 < n && s[i + 1] >= lo && s[i + 1] <= hi && is_cont(s[i + 2]) &&
-            is_cont(s[i + 3])) {
-            *len = 4;
-            return ((uint32_t)(b & 0x07) << 18) | ((uint32_t)(s[i + 1] & 0x3F) << 12) |
-                   ((uint32_t)(s[i + 2] & 0x3F) << 6) | (s[i + 3] & 0x3F);
-        }
+    uint32_t cp;
+    *len = rp_utf8_decode(str + i, n - i, &cp, RP_UTF8_REJECT);
+    if (*len == 0) {
+        *len = 1;
+        return CH_BYTE + (unsigned char)str[i];
     }
-    return CH_BYTE + b;
+    return cp;
 }
 
 static size_t encode(uint32_t c, char *out)
@@ -79,26 +56,7 @@ static size_t encode(uint32_t c, char *out)
         out[0] = (char)(c - CH_BYTE);
         return 1;
     }
-    if (c < 0x80) {
-        out[0] = (char)c;
-        return 1;
-    }
-    if (c < 0x800) {
-        out[0] = (char)(0xC0 | (c >> 6));
-        out[1] = (char)(0x80 | (c & 0x3F));
-        return 2;
-    }
-    if (c < 0x10000) {
-        out[0] = (char)(0xE0 | (c >> 12));
-        out[1] = (char)(0x80 | ((c >> 6) & 0x3F));
-        out[2] = (char)(0x80 | (c & 0x3F));
-        return 3;
-    }
-    out[0] = (char)(0xF0 | (c >> 18));
-    out[1] = (char)(0x80 | ((c >> 12) & 0x3F));
-    out[2] = (char)(0x80 | ((c >> 6) & 0x3F));
-    out[3] = (char)(0x80 | (c & 0x3F));
-    return 4;
+    return rp_utf8_encode(c, out);
 }
 
 static uint32_t lower(uint32_t c)
@@ -354,7 +312,7 @@ static bool named_has(const char *name, size_t len, uint32_t x)
     if (IS("digit"))
         return dig;
     if (IS("xdigit"))
-        return dig || (x >= 'a' && x <= 'f') || (x >= 'A' && x <= 'F');
+        return rp_hex_digit((int)x) >= 0;
     if (IS("space"))
         return x == ' ' || (x >= '\t' && x <= '\r') || !ascii;
     if (IS("blank"))
@@ -572,15 +530,6 @@ static bool any_state(const sim *s)
     return false;
 }
 
-/* Whether s is well-formed UTF-8 throughout. */
-static bool utf8_valid(const char *s, size_t n)
-{
-    for (size_t i = 0, l; i < n; i += l)
-        if (decode(s, n, i, &l) >= CH_BYTE)
-            return false;
-    return true;
-}
-
 bool rp_glob_could_match(const char *pattern, const char *token, bool any_prefix,
                          const rp_glob_opts *opts)
 {
@@ -588,7 +537,7 @@ bool rp_glob_could_match(const char *pattern, const char *token, bool any_prefix
     /* A token that is not UTF-8 is matched by bash byte by byte, and its bytes may join with
      * what a wildcard produces into characters this model never sees: say "could". Saying
      * yes is always safe for the caller (a possible rule only ever tightens the verdict). */
-    if (!utf8_valid(token, s.tn))
+    if (!rp_utf8_valid(token, s.tn))
         return true;
     s.sep_bs = s.o->fold_sep;
     size_t pn = strlen(pattern);

@@ -12,6 +12,7 @@
 #include <limits.h>
 #include <string.h>
 
+#include "core/utf8.h"
 #include "path/glob.h"
 
 #ifndef PATH_MAX
@@ -19,39 +20,6 @@
 #endif
 
 /* ---- the literal form ---- */
-
-/* Length of the JS-whitespace character (String.prototype.trim: ASCII \t\n\v\f\r and space,
- * U+00A0, U+1680, U+2000–U+200A, U+2028, U+2029, U+202F, U+205F, U+3000, U+FEFF) that starts
- * at s, or 0. */
-static size_t space_at(const unsigned char *s, size_t n)
-{
-    if (n >= 1 && (s[0] == ' ' || (s[0] >= '\t' && s[0] <= '\r')))
-        return 1;
-    if (n >= 2 && s[0] == 0xC2 && s[1] == 0xA0)
-        return 2;
-    if (n < 3)
-        return 0;
-    if (s[0] == 0xE1 && s[1] == 0x9A && s[2] == 0x80)
-        return 3;
-    if (s[0] == 0xE2 && s[1] == 0x80 &&
-        ((s[2] >= 0x80 && s[2] <= 0x8A) || s[2] == 0xA8 || s[2] == 0xA9 || s[2] == 0xAF))
-        return 3;
-    if (s[0] == 0xE2 && s[1] == 0x81 && s[2] == 0x9F)
-        return 3;
-    if ((s[0] == 0xE3 && s[1] == 0x80 && s[2] == 0x80) ||
-        (s[0] == 0xEF && s[1] == 0xBB && s[2] == 0xBF))
-        return 3;
-    return 0;
-}
-
-/* Length of the JS-whitespace character that ends s[0..n), or 0. */
-static size_t space_before(const unsigned char *s, size_t n)
-{
-    for (size_t l = 1; l <= 3 && l <= n; l++)
-        if (space_at(s + n - l, l) == l)
-            return l;
-    return 0;
-}
 
 static bool is_quote(char c)
 {
@@ -65,12 +33,9 @@ static rp_glob_opts home_opts(const rp_path_ctx *pc)
 
 const char *rp_path_policy_literal(rp_arena *a, const rp_path_ctx *pc, const char *raw)
 {
-    const unsigned char *s = (const unsigned char *)raw;
-    size_t start = 0, end = strlen(raw), l;
-    while (start < end && (l = space_at(s + start, end - start)) > 0)
-        start += l;
-    while (end > start && (l = space_before(s + start, end - start)) > 0)
-        end -= l;
+    size_t start, n;
+    rp_utf8_trim(raw, strlen(raw), RP_SPACE_JS, &start, &n); /* String.prototype.trim */
+    size_t end = start + n;
     if (start < end && is_quote(raw[start]))
         start++;
     if (start < end && is_quote(raw[end - 1]))

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/utf8.h"
 #include "permissions/perm_bash_internal.h"
 
 #define MAX_VARS 256
@@ -485,16 +486,10 @@ static size_t ansi_c(wx *w, const char *s, size_t n, size_t i)
             }
             while (digits < max && i < n) {
                 char d = s[i];
-                unsigned dv;
-                if (d >= '0' && d <= '7')
-                    dv = (unsigned)(d - '0');
-                else if (e == 'x' && d >= '8' && d <= '9')
-                    dv = (unsigned)(d - '0');
-                else if (e == 'x' && ((d >= 'a' && d <= 'f') || (d >= 'A' && d <= 'F')))
-                    dv = (unsigned)((d | 0x20) - 'a' + 10);
-                else
-                    break;
-                v = v * (e == 'x' ? 16u : 8u) + dv;
+                int dv = rp_hex_digit((unsigned char)d);
+                if (dv < 0 || (e != 'x' && dv > 7))
+                    break; /* octal escapes take 0-7 only */
+                v = v * (e == 'x' ? 16u : 8u) + (unsigned)dv;
                 digits++;
                 i++;
             }

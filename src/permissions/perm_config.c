@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/utf8.h"
 #include "permissions/perm.h"
 #include "permissions/perm_load.h"
 
@@ -208,8 +209,8 @@ static size_t utf16_len(const char *s, size_t n)
     size_t units = 0;
     for (size_t i = 0; i < n; i++) {
         unsigned char c = (unsigned char)s[i];
-        if ((c & 0xC0) == 0x80)
-            continue; /* continuation byte */
+        if (rp_utf8_is_cont(c))
+            continue;
         units += c >= 0xF0 ? 2 : 1;
     }
     return units;

@@ -12,57 +12,18 @@
  *   first position with the later value, as a JavaScript object assignment does. */
 #include <string.h>
 
+#include "core/utf8.h"
 #include "permissions/perm.h"
 #include "permissions/perm_load.h"
 
 /* ---- String.prototype.trim ---- */
 
-/* Bytes of the JavaScript white space or line terminator starting at s[0..n), or 0. */
-static size_t ws_at(const unsigned char *s, size_t n)
-{
-    if (n == 0)
-        return 0;
-    if (s[0] == ' ' || (s[0] >= '\t' && s[0] <= '\r'))
-        return 1;
-    if (n >= 2 && s[0] == 0xC2 && s[1] == 0xA0)
-        return 2; /* U+00A0 */
-    if (n < 3)
-        return 0;
-    if (s[0] == 0xE1 && s[1] == 0x9A && s[2] == 0x80)
-        return 3; /* U+1680 */
-    if (s[0] == 0xE2 && s[1] == 0x80 &&
-        ((s[2] >= 0x80 && s[2] <= 0x8A) || s[2] == 0xA8 || s[2] == 0xA9 || s[2] == 0xAF))
-        return 3; /* U+2000–U+200A, U+2028, U+2029, U+202F */
-    if (s[0] == 0xE2 && s[1] == 0x81 && s[2] == 0x9F)
-        return 3; /* U+205F */
-    if (s[0] == 0xE3 && s[1] == 0x80 && s[2] == 0x80)
-        return 3; /* U+3000 */
-    if (s[0] == 0xEF && s[1] == 0xBB && s[2] == 0xBF)
-        return 3; /* U+FEFF */
-    return 0;
-}
-
-/* Bytes of the white space ending s[0..n), or 0. */
-static size_t ws_before(const unsigned char *s, size_t n)
-{
-    for (size_t k = 1; k <= 3 && k <= n; k++)
-        if ((k == 1 || (s[n - k] & 0xC0) == 0xC0) && ws_at(s + n - k, k) == k)
-            return k;
-    return 0;
-}
-
+/* JavaScript's white space and line terminators (core/utf8.h, RP_SPACE_JS). */
 const char *rp_perm_js_trim(const char *s, size_t n, size_t *out_len)
 {
-    const unsigned char *u = (const unsigned char *)s;
-    size_t k;
-    while ((k = ws_at(u, n)) > 0) {
-        u += k;
-        n -= k;
-    }
-    while ((k = ws_before(u, n)) > 0)
-        n -= k;
-    *out_len = n;
-    return (const char *)u;
+    size_t start;
+    rp_utf8_trim(s, n, RP_SPACE_JS, &start, out_len);
+    return s + start;
 }
 
 /* ---- the reader ---- */
@@ -92,10 +53,9 @@ static void add_line(rp_arena *a, const char *raw, size_t n, open_map **stack, s
 {
     if (memchr(raw, '\0', n) != NULL)
         return; /* keys and values are C strings: a line with U+0000 cannot be kept faithfully */
-    const unsigned char *u = (const unsigned char *)raw;
     size_t off = 0, k;
     long indent = 0; /* in characters, as JavaScript's length difference counts them */
-    while ((k = ws_at(u + off, n - off)) > 0) {
+    while ((k = rp_utf8_space_at(raw + off, n - off, RP_SPACE_JS)) > 0) {
         off += k;
         indent++;
     }

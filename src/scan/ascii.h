@@ -6,6 +6,8 @@
 
 #include <stdbool.h>
 
+#include "core/utf8.h"
+
 static inline bool is_digit(char c)
 {
     return c >= '0' && c <= '9';
@@ -28,7 +30,7 @@ static inline bool is_alnum(char c)
 }
 static inline bool is_hex(char c)
 {
-    return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+    return rp_hex_digit((unsigned char)c) >= 0;
 }
 static inline char lower(char c)
 {

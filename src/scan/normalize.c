@@ -4,6 +4,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "core/utf8.h"
+
 /* The zero of every block of ten decimal digits outside ASCII (Unicode 14, category Nd). */
 static const unsigned digit_zeros[] = {
     0x660,   0x6f0,   0x7c0,   0x966,   0x9e6,   0xa66,   0xae6,   0xb66,   0xbe6,   0xc66,
@@ -31,39 +33,10 @@ int rp_unicode_digit_value(unsigned cp)
     return cp - zero < 10 ? (int)(cp - zero) : -1;
 }
 
-/* Decodes one well-formed UTF-8 sequence of 2-4 bytes at s (n bytes left). Returns its length
- * and the code point, or 0 when it is not one (a stray byte is copied as it is). */
-static size_t decode(const unsigned char *s, size_t n, unsigned *cp)
-{
-    unsigned c = s[0];
-    size_t len;
-    unsigned min;
-    if (c >= 0xc2 && c <= 0xdf) {
-        len = 2, min = 0x80, c &= 0x1f;
-    } else if (c >= 0xe0 && c <= 0xef) {
-        len = 3, min = 0x800, c &= 0x0f;
-    } else if (c >= 0xf0 && c <= 0xf4) {
-        len = 4, min = 0x10000, c &= 0x07;
-    } else {
-        return 0;
-    }
-    if (n < len)
-        return 0;
-    for (size_t i = 1; i < len; i++) {
-        if ((s[i] & 0xc0) != 0x80)
-            return 0;
-        c = (c << 6) | (s[i] & 0x3f);
-    }
-    if (c < min || c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff))
-        return 0;
-    *cp = c;
-    return len;
-}
-
 static bool has_unicode_digit(const unsigned char *s, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
-        unsigned cp;
+        uint32_t cp;
         /* ASCII runs, eight bytes at a time: most texts are nothing else. */
         while (i + 8 <= n) {
             uint64_t w;
@@ -76,7 +49,7 @@ static bool has_unicode_digit(const unsigned char *s, size_t n)
             break;
         if (s[i] < 0x80)
             continue;
-        size_t len = decode(s + i, n - i, &cp);
+        size_t len = rp_utf8_decode((const char *)s + i, n - i, &cp, RP_UTF8_REJECT);
         if (len == 0)
             continue;
         if (rp_unicode_digit_value(cp) >= 0)
@@ -96,8 +69,9 @@ bool rp_fold_unicode_digits(rp_arena *a, const char *text, size_t n, rp_digit_fo
     size_t *origin = rp_arena_alloc(a, (n + 1) * sizeof *origin);
     size_t k = 0;
     for (size_t i = 0; i < n;) {
-        unsigned cp;
-        size_t len = s[i] >= 0x80 ? decode(s + i, n - i, &cp) : 0;
+        uint32_t cp;
+        /* a stray byte is copied as it is */
+        size_t len = s[i] >= 0x80 ? rp_utf8_decode(text + i, n - i, &cp, RP_UTF8_REJECT) : 0;
         int d = len ? rp_unicode_digit_value(cp) : -1;
         if (d >= 0) {
             origin[k] = i;

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/utf8.h"
 #include "scan/scan.h"
 
 /* Every secret type, for sure. Of PII, the numbers no reason ever needs to show and that the
@@ -52,7 +53,7 @@ static const char *cap_text(rp_arena *a, const char *text)
     if (n <= RP_REASON_MAX)
         return text;
     size_t keep = RP_REASON_MAX;
-    while (keep > 0 && ((unsigned char)text[keep] & 0xC0) == 0x80)
+    while (keep > 0 && rp_utf8_is_cont((unsigned char)text[keep]))
         keep--; /* text[keep] would start the cut: never inside a character */
     char tail[64];
     int tn = snprintf(tail, sizeof tail, "… [%zu more bytes]", n - keep);

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "core/sha256.h"
+#include "core/utf8.h"
 
 #define MAGIC     "RPSCANDB"
 #define MAGIC_LEN 8
@@ -26,7 +27,6 @@ void rp_scan_cache_key(const char *const *expressions, const unsigned *flags, si
 {
     rp_sha256 h;
     uint8_t digest[32];
-    static const char hex[] = "0123456789abcdef";
     const char *version = hs_version();
 
     rp_sha256_init(&h);
@@ -40,8 +40,8 @@ void rp_scan_cache_key(const char *const *expressions, const unsigned *flags, si
     }
     rp_sha256_final(&h, digest);
     for (int i = 0; i < 32; i++) {
-        key[2 * i] = hex[digest[i] >> 4];
-        key[2 * i + 1] = hex[digest[i] & 15];
+        key[2 * i] = rp_hex_char(digest[i] >> 4);
+        key[2 * i + 1] = rp_hex_char(digest[i]);
     }
     key[64] = '\0';
 }

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "core/json.h"
+#include "core/utf8.h"
 #include "scan/ascii.h"
 
 static int num(const char *s, size_t n) /* n <= 9 ASCII digits */
@@ -502,14 +503,6 @@ bool rp_scan_ipv4(const char *s, size_t n, uint8_t out[4])
     return i == n;
 }
 
-static int hexval(char c)
-{
-    if (is_digit(c))
-        return c - '0';
-    c = lower(c);
-    return (c >= 'a' && c <= 'f') ? c - 'a' + 10 : -1;
-}
-
 bool rp_scan_ipv6(const char *s, size_t n, uint8_t out[16])
 {
     uint8_t b[16];
@@ -528,8 +521,8 @@ bool rp_scan_ipv6(const char *s, size_t n, uint8_t out[16])
             return false;
         size_t st = i;
         int v = 0;
-        while (i < n && hexval(s[i]) >= 0 && i - st < 4)
-            v = v * 16 + hexval(s[i++]);
+        while (i < n && rp_hex_digit((unsigned char)s[i]) >= 0 && i - st < 4)
+            v = v * 16 + rp_hex_digit((unsigned char)s[i++]);
         if (i < n && s[i] == '.') { /* embedded IPv4 at the end */
             if (words > 6)
                 return false;
@@ -607,7 +600,7 @@ rp_ip_class rp_scan_ip_address(const char *s, size_t n)
         return RP_IP_DOCUMENTATION;
     if ((a[0] & 0xFE) == 0xFC)
         return RP_IP_PRIVATE;
-    if (a[0] == 0xFE && (a[1] & 0xC0) == 0x80)
+    if (a[0] == 0xFE && (a[1] & 0xC0) == 0x80) /* fe80::/10 */
         return RP_IP_LINK_LOCAL;
     return RP_IP_PUBLIC;
 }

@@ -158,7 +158,7 @@ bool rp_scan_token_placeholder(const char *s, size_t n)
     size_t max_run = 6;
     bool hex = true;
     for (size_t i = 0; i < n && hex; i++)
-        hex = is_digit(s[i]) || (s[i] >= 'a' && s[i] <= 'f');
+        hex = rp_hex_digit((unsigned char)s[i]) >= 0 && !is_upper(s[i]); /* lowercase hex */
     if (hex)
         max_run = 7;
     size_t run = 1, up = 1;

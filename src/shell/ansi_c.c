@@ -6,35 +6,7 @@
  * builds, so the rest of that $'…' contributes nothing. */
 #include "shell/shell_internal.h"
 
-static int hex_value(char c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
-}
-
-static void put_utf8(sh_state *st, unsigned long cp)
-{
-    if (cp < 0x80) {
-        sh_scratch_putc(st, (char)cp);
-    } else if (cp < 0x800) {
-        sh_scratch_putc(st, (char)(0xC0 | (cp >> 6)));
-        sh_scratch_putc(st, (char)(0x80 | (cp & 0x3F)));
-    } else if (cp < 0x10000) {
-        sh_scratch_putc(st, (char)(0xE0 | (cp >> 12)));
-        sh_scratch_putc(st, (char)(0x80 | ((cp >> 6) & 0x3F)));
-        sh_scratch_putc(st, (char)(0x80 | (cp & 0x3F)));
-    } else {
-        sh_scratch_putc(st, (char)(0xF0 | ((cp >> 18) & 0x07)));
-        sh_scratch_putc(st, (char)(0x80 | ((cp >> 12) & 0x3F)));
-        sh_scratch_putc(st, (char)(0x80 | ((cp >> 6) & 0x3F)));
-        sh_scratch_putc(st, (char)(0x80 | (cp & 0x3F)));
-    }
-}
+#include "core/utf8.h"
 
 size_t sh_ansi_c_decode(sh_state *st, const char *p, size_t n)
 {
@@ -107,8 +79,8 @@ size_t sh_ansi_c_decode(sh_state *st, const char *p, size_t n)
         }
         case 'x': {
             int digits = 0, v = 0;
-            while (digits < 2 && i < n && hex_value(p[i]) >= 0) {
-                v = v * 16 + hex_value(p[i++]);
+            while (digits < 2 && i < n && rp_hex_digit((unsigned char)p[i]) >= 0) {
+                v = v * 16 + rp_hex_digit((unsigned char)p[i++]);
                 digits++;
             }
             if (digits == 0) {
@@ -123,8 +95,8 @@ size_t sh_ansi_c_decode(sh_state *st, const char *p, size_t n)
         case 'U': {
             int max = e == 'u' ? 4 : 8, digits = 0;
             unsigned long v = 0;
-            while (digits < max && i < n && hex_value(p[i]) >= 0) {
-                v = v * 16 + (unsigned long)hex_value(p[i++]);
+            while (digits < max && i < n && rp_hex_digit((unsigned char)p[i]) >= 0) {
+                v = v * 16 + (unsigned long)rp_hex_digit((unsigned char)p[i++]);
                 digits++;
             }
             if (digits == 0) {
@@ -136,8 +108,10 @@ size_t sh_ansi_c_decode(sh_state *st, const char *p, size_t n)
             }
             if (v == 0)
                 truncated = true;
-            else if (!truncated)
-                put_utf8(st, v > 0x7FFFFFFF ? 0xFFFD : v);
+            else if (!truncated) {
+                char u[RP_UTF8_MAX]; /* bash writes RFC 2279's five and six byte forms too */
+                sh_scratch_put(st, u, rp_utf8_encode(v > 0x7FFFFFFF ? 0xFFFD : (uint32_t)v, u));
+            }
             continue;
         }
         case 'c': {

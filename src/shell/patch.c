@@ -5,45 +5,17 @@
 #include <stdbool.h>
 #include <string.h>
 
-/* The length of the whitespace character at p (n bytes left), or 0. Whitespace is what Rust's
- * str::trim removes (the Unicode White_Space property), because Codex trims each patch line
- * with it before it matches a header: a header indented by an em space is still one, and the
- * path Codex writes has no no-break space stuck to it. */
-static size_t ws_len(const unsigned char *p, size_t n)
-{
-    if (n >= 1 && (p[0] == ' ' || (p[0] >= 0x09 && p[0] <= 0x0d)))
-        return 1;
-    if (n >= 2 && p[0] == 0xc2 && (p[1] == 0x85 || p[1] == 0xa0))
-        return 2;
-    if (n >= 3) {
-        if ((p[0] == 0xe1 && p[1] == 0x9a && p[2] == 0x80) || /* U+1680 */
-            (p[0] == 0xe2 && p[1] == 0x80 &&                  /* U+2000.. */
-             ((p[2] >= 0x80 && p[2] <= 0x8a) || p[2] == 0xa8 || p[2] == 0xa9 || p[2] == 0xaf)) ||
-            (p[0] == 0xe2 && p[1] == 0x81 && p[2] == 0x9f) || /* U+205F */
-            (p[0] == 0xe3 && p[1] == 0x80 && p[2] == 0x80))   /* U+3000 */
-            return 3;
-    }
-    return 0;
-}
+#include "core/utf8.h"
 
-/* [*s, *s + *n) without Unicode whitespace at either end. A character ending the span is
- * found by trying each length; invalid UTF-8 is simply not whitespace. */
+/* Whitespace is what Rust's str::trim removes (the Unicode White_Space property), because Codex
+ * trims each patch line with it before it matches a header: a header indented by an em space
+ * is still one, and the path Codex writes has no no-break space stuck to it. Invalid UTF-8 is
+ * simply not whitespace. */
 static void trim_ws(const char **s, size_t *n)
 {
-    size_t k;
-    while (*n > 0 && (k = ws_len((const unsigned char *)*s, *n)) > 0) {
-        *s += k;
-        *n -= k;
-    }
-    for (bool cut = true; cut && *n > 0;) {
-        cut = false;
-        for (k = 1; k <= 3 && k <= *n; k++)
-            if (ws_len((const unsigned char *)*s + *n - k, k) == k) {
-                *n -= k;
-                cut = true;
-                break;
-            }
-    }
+    size_t start;
+    rp_utf8_trim(*s, *n, RP_SPACE_UNICODE, &start, n);
+    *s += start;
 }
 
 typedef struct out_list {

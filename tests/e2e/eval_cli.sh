@@ -461,4 +461,33 @@ run_rampart "$OUT" "$ERR" eval -c "$TMP/cap2.yaml" --stateless "$TMP/many.jsonl"
 check "a 2,000-event batch from a file: 2,000 decisions, in order" \
     json_lines "$OUT" "len(d) == 2000 and all(x['result'] == 'ALLOW' for x in d)"
 
+# Python's number rules have one home (core/pynum.h): a value read beyond int64 saturates, and
+# an int sum that leaves int64 fails the policy (the engine's error path). Before, an increment
+# of INT64_MAX failed but one of 2^64 - 1 was a float addition, and a risk score of
+# INT64_MAX + 1 went on as the float 9.223372036854776e+18.
+cat >"$TMP/risk.yaml" <<'EOF'
+policies:
+  risk:
+    type: function
+    handler: risk_score_policy
+    factory_params:
+      threshold: 50
+      guarded_tools: [Bash]
+      initial_scores_by_actor: {u: 9223372036854775807}
+      tool_points: {Grep: 1}
+EOF
+{
+    tool_call r1 Grep '{}' '"session_state":{"risk_score":9223372036854775807}'
+    tool_call r2 Grep '{}' '"session_state":{"risk_score":18446744073709551615}'
+    tool_call r3 Bash '{}' '"context":{"actor":{"run_as":"u"}},"session_state":{"risk_score":1}'
+    tool_call r4 Bash '{}' '"session_state":{"risk_score":18446744073709551615}'
+} >"$TMP/big.jsonl"
+run_rampart "$OUT" "$ERR" eval -c "$TMP/risk.yaml" --stateless "$TMP/big.jsonl"
+check "int64: an increment past INT64_MAX fails the policy, from INT64_MAX or from above it" \
+    json_lines "$OUT" 'all(x["result"] == "DENY" and "overflows a 64-bit integer" in x["reason"] for x in d[:2])'
+check "int64: a risk score past INT64_MAX fails the policy" \
+    json_lines "$OUT" 'd[2]["result"] == "DENY" and "risk score is beyond a 64-bit integer" in d[2]["reason"]'
+check "int64: a stored score above INT64_MAX reads as INT64_MAX" \
+    json_lines "$OUT" '"Session risk score 9223372036854775807 \u2265 threshold 50;" in d[3]["reason"]'
+
 e2e_finish

@@ -8,6 +8,7 @@
 #include <cmocka.h>
 
 #include "core/pyrepr.h"
+#include "core/utf8.h"
 #include "policy_test_util.h"
 
 static const char *repr_of(rp_arena *a, const char *json)
@@ -86,53 +87,10 @@ static void test_lower_strip_space(void **unused)
     assert_int_equal(rp_py_prefix_bytes("\xc3\xa9\xc3\xa9x", 5, 2), 4);
     assert_int_equal(rp_py_prefix_bytes("ab", 2, 10), 2);
     uint32_t cp;
-    assert_int_equal(rp_py_utf8_next("\xff", 1, &cp), 1);
+    assert_int_equal(rp_utf8_decode("\xff", 1, &cp, RP_UTF8_AS_BYTE), 1);
     assert_int_equal(cp, 0xff);
-    assert_int_equal(rp_py_utf8_next("\xe2\x80", 2, &cp), 1); /* truncated sequence */
-    rp_arena_free(&a);
-}
-
-static void test_int(void **unused)
-{
-    (void)unused;
-    rp_arena a = {0};
-    static const struct {
-        const char *json;
-        rp_py_int_status status;
-        int64_t value;
-    } cases[] = {
-        {"7", RP_PY_INT_OK, 7},
-        {"-7", RP_PY_INT_OK, -7},
-        {"7.9", RP_PY_INT_OK, 7},
-        {"-7.9", RP_PY_INT_OK, -7},
-        {"1e300", RP_PY_INT_OK, INT64_MAX},
-        {"-1e300", RP_PY_INT_OK, INT64_MIN},
-        {"true", RP_PY_INT_OK, 1},
-        {"false", RP_PY_INT_OK, 0},
-        {"\" +42 \"", RP_PY_INT_OK, 42},
-        {"\"-0012\"", RP_PY_INT_OK, -12},
-        {"\"1_000\"", RP_PY_INT_OK, 1000},
-        {"\"99999999999999999999999\"", RP_PY_INT_OK, INT64_MAX},
-        {"\"-99999999999999999999999\"", RP_PY_INT_OK, INT64_MIN},
-        {"\"\\u00a012\\u3000\"", RP_PY_INT_OK, 12},
-        {"\"1__0\"", RP_PY_INT_INVALID, 0},
-        {"\"1_\"", RP_PY_INT_INVALID, 0},
-        {"\"1.5\"", RP_PY_INT_INVALID, 0},
-        {"\"0x10\"", RP_PY_INT_INVALID, 0},
-        {"\"-\"", RP_PY_INT_INVALID, 0},
-        {"\" \"", RP_PY_INT_INVALID, 0},
-        {"null", RP_PY_INT_NOT_NUMBER, 0},
-        {"[1]", RP_PY_INT_NOT_NUMBER, 0},
-        {"{}", RP_PY_INT_NOT_NUMBER, 0},
-    };
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        int64_t v = 99;
-        assert_int_equal(rp_py_int(pt_parse(&a, cases[i].json), &v), cases[i].status);
-        if (cases[i].status == RP_PY_INT_OK)
-            assert_int_equal(v, cases[i].value);
-    }
-    int64_t v;
-    assert_int_equal(rp_py_int(NULL, &v), RP_PY_INT_NOT_NUMBER);
+    assert_int_equal(rp_utf8_decode("\xe2\x80", 2, &cp, RP_UTF8_AS_BYTE),
+                     1); /* truncated sequence */
     rp_arena_free(&a);
 }
 
@@ -141,7 +99,6 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_repr),
         cmocka_unit_test(test_lower_strip_space),
-        cmocka_unit_test(test_int),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -72,6 +72,10 @@ static void test_ansi_c_strings(void **state)
     const rp_sh_command *c = only_command();
     expect_argv(c, "printf", "a\tb\n", "AA\xc3\xa9\x01\x1b", "it's", "\\q", NULL);
     assert_true(c->words[1].flags & RP_SH_WORD_QUOTED);
+    /* \U beyond U+10FFFF: bash 5.2 writes RFC 2279's longer forms (core/utf8.h) */
+    parse_ok("printf $'\\U0010FFFF' $'\\U110000' $'\\U200000' $'\\U7fffffff'");
+    expect_argv(only_command(), "printf", "\xf4\x8f\xbf\xbf", "\xf4\x90\x80\x80",
+                "\xf8\x88\x80\x80\x80", "\xfd\xbf\xbf\xbf\xbf\xbf", NULL);
     parse_ok("echo $'a\\0b'c"); /* a decoded NUL ends that string, as in bash */
     expect_argv(only_command(), "echo", "ac", NULL);
     parse_ok("$'\\x72m' -rf /");

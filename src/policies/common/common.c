@@ -1,6 +1,7 @@
 /* common.c — helpers the builtin policies share. */
 #include "policies/common/common.h"
 
+#include "core/pynum.h"
 #include "core/pyrepr.h"
 
 const char **rp_pol_string_list(const rp_json *list, rp_arena *a, size_t *n)
@@ -27,19 +28,11 @@ int rp_pol_state_int(rp_eval_ctx *ctx, const rp_json *state, const char *key, in
 {
     const rp_json *v = rp_json_get(state, key);
 
-    switch (rp_py_int(v, out)) {
-    case RP_PY_INT_OK:
-        return 0;
-    case RP_PY_INT_NOT_NUMBER:
-        *out = 0;
-        return 0;
-    case RP_PY_INT_INVALID:
-        break;
-    }
+    if (rp_pynum_int(v, out) != RP_PYNUM_INVALID)
+        return 0; /* other types count as 0: *out is 0 */
     rp_buf b = {0};
     rp_py_repr(&b, v);
     rp_fail(ctx, "session state '%s' is not a number: %s", key, b.data ? b.data : "");
     rp_buf_free(&b);
     return -1;
 }
-

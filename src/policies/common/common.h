@@ -15,8 +15,9 @@
 const char **rp_pol_string_list(const rp_json *list, rp_arena *a, size_t *n);
 
 /* int(session_state.get(key, 0)) with the reference's leniency: ints, floats, bools and numeric
- * strings convert, other types count as 0. A non-numeric string fails the evaluation (the
- * reference raises and its engine turns that into DENY). Returns 0 or rp_fail(). */
+ * strings convert (core/pynum.h), other types count as 0. A non-numeric string fails the
+ * evaluation (the reference raises and its engine turns that into DENY). Returns 0 or
+ * rp_fail(). */
 int rp_pol_state_int(rp_eval_ctx *ctx, const rp_json *state, const char *key, int64_t *out);
 
 #endif

@@ -19,6 +19,7 @@
 #include "policies/builtins.h"
 #include "policies/common/common.h"
 #include "core/pyrepr.h"
+#include "core/utf8.h"
 
 #define RESULTS_KEY "_thrashing_results"
 #define SCAN_CHARS  500
@@ -105,7 +106,7 @@ static bool looks_like_json_error(const char *s, size_t n)
     uint32_t cp;
 
     while (pos < n) {
-        size_t len = rp_py_utf8_next(s + pos, n - pos, &cp);
+        size_t len = rp_utf8_decode(s + pos, n - pos, &cp, RP_UTF8_AS_BYTE);
         if (!rp_py_isspace(cp))
             break;
         pos += len;
@@ -117,7 +118,7 @@ static bool looks_like_json_error(const char *s, size_t n)
             continue;
         size_t after = pos + 7;
         while (after < n) {
-            size_t len = rp_py_utf8_next(s + after, n - after, &cp);
+            size_t len = rp_utf8_decode(s + after, n - after, &cp, RP_UTF8_AS_BYTE);
             if (!rp_py_isspace(cp))
                 break;
             after += len;

@@ -13,26 +13,20 @@
 #include "engine/policy.h"
 #include "policies/builtins.h"
 #include "policies/common/common.h"
+#include "core/pynum.h"
 #include "core/pyrepr.h"
 #include "policies/registry.h"
 
 #define LABEL_MAX_DEPTH 20
 
-/* A Python number: int unless a float took part. */
-typedef struct py_num {
-    bool is_float;
-    int64_t i;
-    double d;
-} py_num;
-
 typedef struct named_points {
     const char *name;
     size_t len;
-    py_num points;
+    rp_pynum points;
 } named_points;
 
 typedef struct risk_score {
-    py_num threshold;
+    rp_pynum threshold;
     named_points *tool_points;
     size_t n_tool_points;
     named_points *sensitive; /* label keys lower-cased */
@@ -90,63 +84,6 @@ static const rp_param_spec risk_score_params[] = {
      .description = "The start of the escalation reason."},
 };
 
-/* ---- numbers ---- */
-
-static bool num_from_json(const rp_json *v, py_num *out)
-{
-    memset(out, 0, sizeof *out);
-    if (v == NULL)
-        return false;
-    if (v->type == RP_JSON_INT) {
-        out->i = v->v.i;
-        return true;
-    }
-    if (v->type == RP_JSON_UINT) {
-        out->i = INT64_MAX; /* beyond int64: saturate (documented) */
-        return true;
-    }
-    if (v->type == RP_JSON_DOUBLE) {
-        out->is_float = true;
-        out->d = v->v.d;
-        return true;
-    }
-    return false;
-}
-
-static double num_as_double(py_num n)
-{
-    return n.is_float ? n.d : (double)n.i;
-}
-
-static py_num num_add(py_num a, py_num b)
-{
-    py_num r = {0};
-    if (!a.is_float && !b.is_float && !__builtin_add_overflow(a.i, b.i, &r.i))
-        return r;
-    r.is_float = true;
-    r.d = num_as_double(a) + num_as_double(b);
-    return r;
-}
-
-/* a >= b, exact for two ints. */
-static bool num_ge(py_num a, py_num b)
-{
-    if (!a.is_float && !b.is_float)
-        return a.i >= b.i;
-    return num_as_double(a) >= num_as_double(b);
-}
-
-static void num_write_py(rp_buf *out, py_num n)
-{
-    rp_json v = n.is_float ? rp_json_make_double(n.d) : rp_json_make_int(n.i);
-    rp_py_repr(out, &v);
-}
-
-static rp_json num_to_json(py_num n)
-{
-    return n.is_float ? rp_json_make_double(n.d) : rp_json_make_int(n.i);
-}
-
 /* ---- create ---- */
 
 static bool key_seen_before(const rp_json *obj, uint32_t i)
@@ -169,8 +106,8 @@ static int points_table(const rp_json *obj, const char *param, bool lower, rp_ar
     size_t count = 0;
     for (uint32_t i = 0; i < obj->len; i++) {
         const rp_json_member *m = &obj->v.members[i];
-        py_num points;
-        if (!num_from_json(&m->value, &points))
+        rp_pynum points;
+        if (rp_pynum_from_json(&m->value, RP_PYNUM_BOOL_NOT_NUMBER, &points) != RP_PYNUM_OK)
             return rp_param_fail(err, param, "%s['%s'] must be a number, got %s", param, m->key,
                                  rp_json_type_name(m->value.type));
         /* Stricter than the reference: negative points would let a tool (or a label an agent
@@ -203,7 +140,8 @@ static int risk_score_create(const rp_json *params, rp_arena *a, void **instance
 {
     risk_score *r = rp_arena_calloc(a, sizeof *r);
 
-    if (!num_from_json(rp_json_get(params, "threshold"), &r->threshold))
+    if (rp_pynum_from_json(rp_json_get(params, "threshold"), RP_PYNUM_BOOL_NOT_NUMBER,
+                           &r->threshold) != RP_PYNUM_OK)
         return rp_param_fail(err, "threshold", "threshold must be a number");
     if (points_table(rp_json_get(params, "tool_points"), "tool_points", false, a, &r->tool_points,
                      &r->n_tool_points, err) < 0)
@@ -217,8 +155,9 @@ static int risk_score_create(const rp_json *params, rp_arena *a, void **instance
         return rp_param_fail(err, "initial_scores_by_actor",
                              "initial_scores_by_actor must be an object of actor to score");
     for (uint32_t i = 0; i < initial->len; i++) {
-        py_num ignored;
-        if (!num_from_json(&initial->v.members[i].value, &ignored))
+        rp_pynum ignored;
+        if (rp_pynum_from_json(&initial->v.members[i].value, RP_PYNUM_BOOL_NOT_NUMBER, &ignored) !=
+            RP_PYNUM_OK)
             return rp_param_fail(err, "initial_scores_by_actor",
                                  "initial_scores_by_actor['%s'] must be a number",
                                  initial->v.members[i].key);
@@ -285,18 +224,20 @@ static bool tool_matches(const char *raw, const char *name, size_t name_len)
 }
 
 static int current_score(const risk_score *r, const rp_event *ev, const rp_json *state,
-                         rp_eval_ctx *ctx, py_num *score)
+                         rp_eval_ctx *ctx, rp_pynum *score)
 {
     int64_t acc;
-    py_num initial = {0}, stored = {0};
+    rp_pynum initial = {0}, stored = {0};
     const char *actor = rp_json_get_str(ev->actor, "run_as");
 
     if (rp_pol_state_int(ctx, state, r->state_key, &acc) < 0)
         return -1;
     if (actor != NULL)
-        num_from_json(rp_json_get(r->initial_scores, actor), &initial);
+        rp_pynum_from_json(rp_json_get(r->initial_scores, actor), RP_PYNUM_BOOL_NOT_NUMBER,
+                           &initial); /* checked at create */
     stored.i = acc;
-    *score = num_add(initial, stored);
+    if (rp_pynum_add(initial, stored, score) != RP_PYNUM_OK)
+        return rp_fail(ctx, "the risk score is beyond a 64-bit integer");
     return 0;
 }
 
@@ -304,7 +245,7 @@ static int score_tool_call(const risk_score *r, const rp_event *ev, const rp_jso
                            rp_eval_ctx *ctx, rp_result *out)
 {
     const char *raw = ev->tool_name ? ev->tool_name : "";
-    py_num score;
+    rp_pynum score;
 
     /* Computed first, as the reference does, so a corrupt stored score fails every tool call. */
     if (current_score(r, ev, state, ctx, &score) < 0)
@@ -313,12 +254,12 @@ static int score_tool_call(const risk_score *r, const rp_event *ev, const rp_jso
     for (size_t i = 0; i < r->n_guarded && !guarded; i++)
         guarded = tool_matches(raw, r->guarded[i], strlen(r->guarded[i]));
     if (guarded) {
-        if (num_ge(score, r->threshold)) {
+        if (rp_pynum_ge(score, r->threshold)) {
             rp_buf b = {0};
             rp_buf_printf(&b, "%s Session risk score ", r->reason);
-            num_write_py(&b, score);
+            rp_pynum_repr(&b, score);
             rp_buf_puts(&b, " \xe2\x89\xa5 threshold ");
-            num_write_py(&b, r->threshold);
+            rp_pynum_repr(&b, r->threshold);
             rp_buf_printf(&b, "; %s requires review.", raw);
             out->verdict = r->escalate;
             out->reason = rp_buf_to_arena(&b, ctx->arena);
@@ -326,21 +267,22 @@ static int score_tool_call(const risk_score *r, const rp_event *ev, const rp_jso
         }
     }
 
-    py_num points = {0};
+    rp_pynum points = {0};
     for (size_t i = 0; i < r->n_tool_points; i++)
         if (tool_matches(raw, r->tool_points[i].name, r->tool_points[i].len))
-            points = num_add(points, r->tool_points[i].points);
-    if (num_as_double(points) > 0) {
+            if (rp_pynum_add(points, r->tool_points[i].points, &points) != RP_PYNUM_OK)
+                return rp_fail(ctx, "the points of this tool are beyond a 64-bit integer");
+    if (rp_pynum_as_double(points) > 0) {
         out->verdict = RP_ALLOW;
         rp_result_add_update(ctx->arena, out, r->state_key, RP_UPDATE_INCREMENT,
-                             num_to_json(points));
+                             rp_pynum_to_json(points));
     }
     return 0;
 }
 
 /* Highest points of any sensitive label found under label_keys, walking up to depth 20. */
 static void collect_labels(const risk_score *r, const rp_json *node, int depth, rp_arena *a,
-                           bool *found, py_num *best)
+                           bool *found, rp_pynum *best)
 {
     if (node == NULL || depth > LABEL_MAX_DEPTH)
         return;
@@ -356,7 +298,7 @@ static void collect_labels(const risk_score *r, const rp_json *node, int depth, 
                 if (r->sensitive[i].len != lower_len ||
                     memcmp(r->sensitive[i].name, label, lower_len) != 0)
                     continue;
-                if (!*found || !num_ge(*best, r->sensitive[i].points))
+                if (!*found || !rp_pynum_ge(*best, r->sensitive[i].points))
                     *best = r->sensitive[i].points;
                 *found = true;
             }
@@ -387,11 +329,12 @@ static int score_tool_result(const risk_score *r, const rp_event *ev, rp_eval_ct
             payload = parsed;
     }
     bool found = false;
-    py_num best = {0};
+    rp_pynum best = {0};
     collect_labels(r, payload, 0, ctx->arena, &found, &best);
     if (found) {
         out->verdict = RP_ALLOW;
-        rp_result_add_update(ctx->arena, out, r->state_key, RP_UPDATE_INCREMENT, num_to_json(best));
+        rp_result_add_update(ctx->arena, out, r->state_key, RP_UPDATE_INCREMENT,
+                             rp_pynum_to_json(best));
     }
     return 0;
 }

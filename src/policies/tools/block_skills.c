@@ -9,6 +9,7 @@
 #include "policies/builtins.h"
 #include "policies/common/common.h"
 #include "core/pyrepr.h"
+#include "core/utf8.h"
 
 typedef struct block_skills {
     const char **blocked_lower;
@@ -110,14 +111,14 @@ static void check_request(const block_skills *b, const rp_event *ev, rp_eval_ctx
     uint32_t cp;
 
     while (pos < n) {
-        size_t len = rp_py_utf8_next(text + pos, n - pos, &cp);
+        size_t len = rp_utf8_decode(text + pos, n - pos, &cp, RP_UTF8_AS_BYTE);
         if (!rp_py_isspace(cp))
             break;
         pos += len;
     }
     start = end = pos;
     while (end < n) {
-        size_t len = rp_py_utf8_next(text + end, n - end, &cp);
+        size_t len = rp_utf8_decode(text + end, n - end, &cp, RP_UTF8_AS_BYTE);
         if (rp_py_isspace(cp))
             break;
         end += len;
