@@ -156,6 +156,7 @@ typedef struct hook_run {
     bool answered; /* the answer was rendered from the decision before the audit (tell) */
     const rp_host_settings *settings;
     const rp_json *payload; /* the host's input, parsed */
+    bool in_process;        /* rp_hook_answer_in_process: no deadline, the caller's store */
 } hook_run;
 
 static void store_warn(void *self, const char *policy, const char *message)
@@ -279,7 +280,9 @@ static void decide(hook_run *r)
     /* The store: the probe's when it was opened for the same directory. */
     const char *dir = r->o.state_dir ? r->o.state_dir : r->cfg->state_dir;
     const char *store_problem = NULL;
-    if (r->probe.store && (r->o.state_dir || !r->cfg->state_dir)) {
+    if (r->store) {
+        /* the caller's (rp_hook_answer_in_process) */
+    } else if (r->probe.store && (r->o.state_dir || !r->cfg->state_dir)) {
         r->store = r->probe.store;
         r->probe.store = NULL;
     } else {
@@ -362,6 +365,8 @@ static void answer_error(hook_run *r, rp_hook_phase phase, const char *reason)
         rp_buf_printf(&r->answer.err, "rampart hook: %s\n", reason);
 }
 
+static void answer_input(hook_run *r, int64_t deadline_ms);
+
 static int hook_run_main(hook_run *r)
 {
     const rp_host_adapter *host = r->o.host;
@@ -391,6 +396,15 @@ static int hook_run_main(hook_run *r)
             deadline_ms = r->settings->deadline_ms;
     }
 
+    answer_input(r, deadline_ms);
+    return finish(r);
+}
+
+/* From the host's payload (r->input) to the answer in r->answer, the config loaded. */
+static void answer_input(hook_run *r, int64_t deadline_ms)
+{
+    const rp_host_adapter *host = r->o.host;
+    char err[768] = "";
     rp_json_error jerr;
     rp_json *payload =
         rp_json_parse(&r->arena, r->input.data ? r->input.data : "", r->input.len, &jerr);
@@ -400,7 +414,7 @@ static int hook_run_main(hook_run *r)
                                       "rampart: the hook input is not JSON (line %d, column %d: "
                                       "%s)",
                                       jerr.line, jerr.col, jerr.msg));
-        return finish(r);
+        return;
     }
 
     char home_cwd[PATH_MAX];
@@ -414,10 +428,11 @@ static int hook_run_main(hook_run *r)
     r->payload = payload;
     int parsed = host->parse(payload, &env, &r->arena, &r->call, err, sizeof err);
     if (r->call.phase == RP_HOOK_IGNORED && parsed == 0)
-        return finish(r); /* nothing to say */
+        return; /* nothing to say */
     arm_fallback(host, &r->call, r->cfg->n_errors == 0 ? r->cfg : NULL, r->settings, deadline_ms,
                  &r->arena);
-    rp_hook_deadline_arm(deadline_ms);
+    if (!r->in_process)
+        rp_hook_deadline_arm(deadline_ms);
 
     if (r->cfg->n_errors > 0) {
         rp_buf line = {0};
@@ -434,16 +449,15 @@ static int hook_run_main(hook_run *r)
         r->cfg = NULL; /* its on_error is not to be trusted */
         answer_error(r, r->call.phase, why);
         r->cfg = bad;
-        return finish(r);
+        return;
     }
     if (parsed != 0) {
         answer_error(
             r, r->call.phase,
             rp_arena_sprintf(&r->arena, "rampart: bad %s hook input: %s", host->name, err));
-        return finish(r);
+        return;
     }
     decide(r);
-    return finish(r);
 }
 
 int rp_hook_run(const rp_hook_options *o)
@@ -463,4 +477,31 @@ int rp_hook_run(const rp_hook_options *o)
     rp_buf_free(&r.answer.err);
     rp_arena_free(&r.arena);
     return status;
+}
+
+int rp_hook_answer_in_process(const rp_hook_in_process *o, const char *input, size_t len,
+                              rp_hook_answer *out)
+{
+    hook_run r = {0};
+    r.o.host = o->host;
+    r.in_process = true;
+    r.cfg = (rp_config *)o->cfg;
+    r.store = o->store;
+    rp_arena_init(&r.arena, 64 * 1024);
+    rp_buf_append(&r.input, input, len);
+    r.settings = r.cfg->n_errors == 0 ? rp_config_host(r.cfg, o->host->name) : NULL;
+    r.call.phase = RP_HOOK_PRE_TOOL;
+    answer_input(&r, o->host->deadline_ms);
+    if (r.store && r.store != o->store)
+        rp_store_close(r.store);
+    rp_buf_reset(&out->out);
+    rp_buf_reset(&out->err);
+    rp_buf_append(&out->out, r.answer.out.data ? r.answer.out.data : "", r.answer.out.len);
+    rp_buf_append(&out->err, r.answer.err.data ? r.answer.err.data : "", r.answer.err.len);
+    out->exit_code = r.answer.exit_code;
+    rp_buf_free(&r.input);
+    rp_buf_free(&r.answer.out);
+    rp_buf_free(&r.answer.err);
+    rp_arena_free(&r.arena);
+    return out->exit_code;
 }

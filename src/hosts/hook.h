@@ -7,6 +7,7 @@
 
 #include "config/config.h"
 #include "hosts/host.h"
+#include "store/store.h"
 
 typedef struct rp_hook_options {
     const rp_host_adapter *host;
@@ -18,5 +19,19 @@ typedef struct rp_hook_options {
 /* Answers one hook call of o->host. Call rp_hook_deadline_prepare() first, before the
  * process's first allocation. Returns the exit status the host expects. */
 int rp_hook_run(const rp_hook_options *o);
+
+/* One call answered inside the caller's process, for benches and tests: what rp_hook_run does
+ * after the config is loaded, from the payload to the answer, without the deadline (nothing is
+ * armed) and without the process around it (stdin, stdout, exit). */
+typedef struct rp_hook_in_process {
+    const rp_host_adapter *host;
+    const rp_config *cfg; /* loaded, without errors */
+    rp_store *store;      /* open, kept open; NULL = opened per call as the hook does */
+} rp_hook_in_process;
+
+/* Answers `input` (the host's payload) into *out (its buffers reset first; the caller frees
+ * them). Returns the exit status the host would get. */
+int rp_hook_answer_in_process(const rp_hook_in_process *o, const char *input, size_t len,
+                              rp_hook_answer *out);
 
 #endif
