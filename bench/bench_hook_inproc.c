@@ -111,8 +111,9 @@ static size_t load_host(const char *data, const rp_host_adapter *host, bench_cas
 
 /* One round: every case once, timed host by host (the cases of a host are contiguous), so
  * that reading the clock costs little beside the calls. Adds each host's time to per_host. */
-static double round_us(const rp_config *cfg, rp_store *store, const bench_case *cases, size_t n,
-                       const rp_host_adapter *const *hosts, size_t n_hosts, double *per_host)
+static double round_us(const rp_config *cfg, rp_store *store, rp_pricing_once *prices,
+                       const bench_case *cases, size_t n, const rp_host_adapter *const *hosts,
+                       size_t n_hosts, double *per_host)
 {
     rp_hook_answer ans = {0};
     double total = 0;
@@ -121,7 +122,8 @@ static double round_us(const rp_config *cfg, rp_store *store, const bench_case *
         for (size_t i = 0; i < n; i++) {
             if (cases[i].host != hosts[h])
                 continue;
-            rp_hook_in_process o = {.host = cases[i].host, .cfg = cfg, .store = store};
+            rp_hook_in_process o = {
+                .host = cases[i].host, .cfg = cfg, .store = store, .pricing = prices};
             rp_hook_answer_in_process(&o, cases[i].payload, cases[i].len, &ans);
         }
         double dt = now_us() - t0;
@@ -168,12 +170,15 @@ static void measure(store_maker *m, const rp_config *cfg, const bench_case *case
     double *t = calloc((size_t)rounds, sizeof *t);
     if (t == NULL)
         abort();
+    /* One price table for the run, as one hook process keeps one for its call. */
+    rp_pricing_once prices = {.config_pricing = cfg->pricing};
     fflush(stderr);
     int saved = dup(2), null = open("/dev/null", O_WRONLY);
     dup2(null, 2);
     for (int r = -1; r < rounds; r++) { /* round -1 warms up: tables, caches */
         rp_store *store = make_store(m);
-        double total = round_us(cfg, store, cases, n, hosts, n_hosts, r < 0 ? discard : per_host);
+        double total =
+            round_us(cfg, store, &prices, cases, n, hosts, n_hosts, r < 0 ? discard : per_host);
         if (r >= 0)
             t[r] = total / (double)n;
         rp_store_close(store);
@@ -182,6 +187,7 @@ static void measure(store_maker *m, const rp_config *cfg, const bench_case *case
     dup2(saved, 2);
     close(saved);
     close(null);
+    rp_pricing_once_free(&prices);
     qsort(t, (size_t)rounds, sizeof *t, cmp_double);
     printf("%-8s %zu payloads x %d rounds: median %.1f us/call, best %.1f us/call\n", m->kind, n,
            rounds, t[rounds / 2], t[0]);

@@ -6,6 +6,7 @@
 #include <stddef.h>
 
 #include "config/config.h"
+#include "cost/pricing.h"
 #include "hosts/host.h"
 #include "store/store.h"
 
@@ -27,6 +28,9 @@ typedef struct rp_hook_in_process {
     const rp_host_adapter *host;
     const rp_config *cfg; /* loaded, without errors */
     rp_store *store;      /* open, kept open; NULL = opened per call as the hook does */
+    /* The price table kept across calls (zero-initialised with cfg->pricing, freed by the
+     * caller), as one hook process keeps it for its call. NULL = built per call. */
+    rp_pricing_once *pricing;
 } rp_hook_in_process;
 
 /* Answers `input` (the host's payload) into *out (its buffers reset first; the caller frees
