@@ -264,7 +264,10 @@ static void decide(hook_run *r)
         r->pricing = &r->own_pricing;
     }
 
-    /* The store: the probe's when it was opened for the same directory. */
+    /* The store: the probe's when it was opened for the same directory. Every evaluated call
+     * opens it, whatever its policies: its audit row, its session's ledger link and the
+     * transcript's spend are written for every one (docs/architecture-store.md, "When a process
+     * opens the store"); a call that is not evaluated has returned before here. */
     const char *dir = r->o.state_dir ? r->o.state_dir : r->cfg->state_dir;
     const char *store_problem = NULL;
     if (r->store) {
