@@ -44,9 +44,11 @@ static void fail_closed(const rp_config *cfg, const char *why, rp_arena *a, rp_d
         d->result = RP_DENY;
         break;
     }
+    /* In the arena, not on the stack: the decision outlives this call, and the redactor
+     * returns a clean text as it is. */
     char reason[512];
     snprintf(reason, sizeof(reason), "%s (%s)", on_error_reason(cfg->on_error), why);
-    d->reason = rp_redact_text(a, reason);
+    d->reason = rp_redact_text(a, rp_arena_strdup(a, reason));
     d->labels = rp_json_make_object();
 }
 
