@@ -195,11 +195,12 @@ static void test_errors_are_the_same(void **unused)
 {
     (void)unused;
     rp_config *cfg = load();
+    static const char bad_usage[] = "{\"type\":\"llm_response\",\"session_id\":\"s\","
+                                    "\"data\":{\"usage\":{\"input_tokens\":\"many\"}}}";
     static const char *const bad[] = {
         "[1,2]",
         "{\"type\":\"tool_call\",\"session_id\":7}",
-        "{\"type\":\"llm_response\",\"session_id\":\"s\",\"data\":{\"usage\":{\"input_tokens\":"
-        "\"many\"}}}",
+        bad_usage,
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         rp_store *s1 = rp_store_open_memory(), *s2 = rp_store_open_memory();
