@@ -23,7 +23,9 @@ int rp_hook_run(const rp_hook_options *o);
 
 /* One call answered inside the caller's process, for benches and tests: what rp_hook_run does
  * after the config is loaded, from the payload to the answer, without the deadline (nothing is
- * armed) and without the process around it (stdin, stdout, exit). */
+ * armed) and without the process around it (stdin, stdout, exit, RAMPART_NOW's check). As in
+ * the hook, a call that commits leaves the deadline's signals blocked (rp_hook_deadline_claim):
+ * not for a process that relies on SIGALRM or SIGTERM. */
 typedef struct rp_hook_in_process {
     const rp_host_adapter *host;
     const rp_config *cfg; /* loaded, without errors */
