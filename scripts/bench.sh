@@ -10,6 +10,7 @@ for b in "$build"/bench_*; do
     case $name in
         bench_hook) "$b" "$build"/rampart examples/rampart.yaml 200 ;;
         bench_cost) "$b" "$build"/rampart 300 ;;
+        bench_hook_inproc) "$b" 200 tests/data/hosts tests/data/hosts/config.yaml ;;
         *) "$b" ;;
     esac
 done

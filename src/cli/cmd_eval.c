@@ -16,6 +16,7 @@
 #include "core/buf.h"
 #include "core/clock.h"
 #include "core/json.h"
+#include "cost/pricing.h"
 #include "session/session.h"
 
 static const char eval_usage[] =
@@ -302,11 +303,19 @@ static int eval_run(int argc, char **argv)
         .audit = store != NULL,
         .store_unavailable = store_failed ? "it cannot be opened" : NULL,
     };
+    /* Read once for the whole stream: the policies' ledger needs, and the price table (built
+     * at the first usage an llm_response reports). */
+    rp_session_needs needs;
+    rp_session_needs_of(cfg, &needs);
+    rp_pricing_once prices = {.config_pricing = cfg->pricing};
+    opts.needs = &needs;
+    opts.pricing = &prices;
     eval_trust trust = {.probe = &probe, .store = store};
     opts.is_trusted = eval_trusted;
     opts.trust_self = &trust;
     opts.warn = eval_warn;
     status = eval_stream(cfg, &opts, in ? in : stdin, in_name);
+    rp_pricing_once_free(&prices);
     if (store_failed)
         status = RP_EXIT_FAIL;
     /* Retention runs after the answers are out, so it never delays a decision; 0 keeps all. */

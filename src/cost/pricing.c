@@ -561,6 +561,22 @@ rp_pricing *rp_pricing_build(rp_arena *a, const rp_json *config_pricing, char *e
     return p;
 }
 
+const rp_pricing *rp_pricing_once_get(rp_pricing_once *o, char *err, size_t err_size)
+{
+    if (o->table == NULL) {
+        o->table = rp_pricing_build(&o->arena, o->config_pricing, err, err_size);
+        if (o->table == NULL)
+            rp_arena_reset(&o->arena); /* nothing half-built is kept */
+    }
+    return o->table;
+}
+
+void rp_pricing_once_free(rp_pricing_once *o)
+{
+    rp_arena_free(&o->arena);
+    o->table = NULL;
+}
+
 const rp_price *rp_pricing_entries(const rp_pricing *p, size_t *n)
 {
     *n = p ? p->n : 0;

@@ -45,6 +45,21 @@ const char *rp_pricing_shipped_json(size_t *len);
 rp_pricing *rp_pricing_build(rp_arena *a, const rp_json *config_pricing, char *err,
                              size_t err_size);
 
+/* A table built on first use and then kept, so that a process parses the shipped file at most
+ * once however many events it prices (a hook call reads the transcript and records the event's
+ * own usage; `rampart eval` prices a stream). Zero-initialise it with the config's pricing
+ * block in config_pricing; it owns its arena. */
+typedef struct rp_pricing_once {
+    const rp_json *config_pricing; /* cfg->pricing, or NULL */
+    rp_arena arena;                /* holds the table */
+    rp_pricing *table;             /* built, or NULL */
+} rp_pricing_once;
+
+/* The table, built now when it is not yet. NULL with err set when it cannot be built (then
+ * the next call tries again, and fails the same way). */
+const rp_pricing *rp_pricing_once_get(rp_pricing_once *o, char *err, size_t err_size);
+void rp_pricing_once_free(rp_pricing_once *o);
+
 /* Validates one config override entry. Returns 0, or -1 with *field (the offending key, or NULL
  * for the entry itself) and err set, e.g. "input must be a number >= 0". */
 int rp_price_entry_check(const rp_json *entry, const char **field, char *err, size_t err_size);

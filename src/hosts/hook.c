@@ -120,30 +120,6 @@ static void arm_fallback(const rp_host_adapter *host, const rp_hook_call *call,
     rp_buf_free(&ans.err);
 }
 
-/* Reads the decision JSON rp_session_eval produced into a verdict: the fallback when tell()
- * did not answer (the store failed, and the decision is on_error's). */
-static int read_decision(const rp_buf *decision, rp_arena *a, rp_hook_verdict *v, char *err,
-                         size_t err_size)
-{
-    rp_json_error jerr;
-    rp_json *d = rp_json_parse(a, decision->data ? decision->data : "", decision->len, &jerr);
-    const char *result = d ? rp_json_get_str(d, "result") : NULL;
-    if (result == NULL) {
-        snprintf(err, err_size, "internal error: no decision was produced");
-        return -1;
-    }
-    memset(v, 0, sizeof *v);
-    v->result = strcmp(result, "DENY") == 0  ? RP_DENY
-                : strcmp(result, "ASK") == 0 ? RP_ASK
-                                             : RP_ALLOW;
-    v->reason = rp_json_get_str(d, "reason");
-    const rp_json *data = rp_json_get(d, "data");
-    v->data = data && data->type != RP_JSON_NULL ? data : NULL;
-    if ((v->result != RP_ALLOW) && (v->reason == NULL || v->reason[0] == '\0'))
-        v->reason = v->result == RP_DENY ? "denied by rampart" : "rampart asks for approval";
-    return 0;
-}
-
 typedef struct hook_run {
     rp_hook_options o;
     rp_arena arena;
@@ -156,6 +132,12 @@ typedef struct hook_run {
     bool answered; /* the answer was rendered from the decision before the audit (tell) */
     const rp_host_settings *settings;
     const rp_json *payload; /* the host's input, parsed */
+    bool in_process;        /* rp_hook_answer_in_process: no deadline, the caller's store */
+    rp_session_needs needs; /* what the config's policies ask of the ledger, read once */
+    /* The price table, built at most once per process: the transcript's messages and the
+     * event's own usage are priced with the same one. */
+    rp_pricing_once own_pricing;
+    rp_pricing_once *pricing; /* &own_pricing, or the in-process caller's */
 } hook_run;
 
 static void store_warn(void *self, const char *policy, const char *message)
@@ -176,9 +158,9 @@ static bool hook_trusted(void *self, const char *dir)
  * NULL: rp_session_opts.spend_unknown. */
 static const char *record_transcript(hook_run *r)
 {
-    bool reads_spend = rp_session_reads_spend(r->cfg);
-    int64_t unread = rp_hook_spend_before_eval(r->store, r->cfg->pricing, reads_spend,
-                                               r->o.host->name, r->payload, &r->call, &r->arena);
+    bool reads_spend = r->needs.reads_spend;
+    int64_t unread = rp_hook_spend_before_eval(r->store, r->pricing, reads_spend, r->o.host->name,
+                                               r->payload, &r->call, &r->arena);
     if (unread <= 0 || !reads_spend || !rp_hook_phase_protects(r->call.phase))
         return NULL;
     /* Fail closed, as for any event rampart cannot decide (on_error): the spend known so far
@@ -276,10 +258,21 @@ static void decide(hook_run *r)
         return;
     }
 
-    /* The store: the probe's when it was opened for the same directory. */
+    rp_session_needs_of(r->cfg, &r->needs);
+    if (r->pricing == NULL) {
+        r->own_pricing.config_pricing = r->cfg->pricing;
+        r->pricing = &r->own_pricing;
+    }
+
+    /* The store: the probe's when it was opened for the same directory. Every evaluated call
+     * opens it, whatever its policies: its audit row, its session's ledger link and the
+     * transcript's spend are written for every one (docs/architecture-store.md, "When a process
+     * opens the store"); a call that is not evaluated has returned before here. */
     const char *dir = r->o.state_dir ? r->o.state_dir : r->cfg->state_dir;
     const char *store_problem = NULL;
-    if (r->probe.store && (r->o.state_dir || !r->cfg->state_dir)) {
+    if (r->store) {
+        /* the caller's (rp_hook_answer_in_process) */
+    } else if (r->probe.store && (r->o.state_dir || !r->cfg->state_dir)) {
         r->store = r->probe.store;
         r->probe.store = NULL;
     } else {
@@ -293,8 +286,6 @@ static void decide(hook_run *r)
     if (r->store && call->usage && !rp_json_get(&call->event, "data"))
         rp_json_object_set(&r->arena, &call->event, "data", *call->usage);
 
-    rp_buf event = {0};
-    rp_json_write(&event, &call->event);
     rp_session_opts opts = {
         .store = r->store,
         /* A post-tool ASK cannot be put to anyone (the tool already ran): it is surfaced as
@@ -310,28 +301,29 @@ static void decide(hook_run *r)
         .tell = tell,
         .tell_self = r,
         .spend_unknown = spend_unknown,
+        .pricing = r->pricing,
+        .needs = &r->needs,
     };
-    rp_buf decision = {0};
+    /* The tree the adapter built goes to the session as it is, and the decision comes back as
+     * rp_decision: no JSON text in between (issue 17). */
+    rp_decision d;
     rp_session_status st =
-        rp_session_eval(r->cfg, &opts, event.data, event.len, &decision, err, sizeof err);
-    rp_buf_free(&event);
+        rp_session_eval_event(r->cfg, &opts, &call->event, &r->arena, &d, err, sizeof err);
     if (st == RP_SESSION_BAD_EVENT) {
         v = error_verdict(
             r->cfg, call->phase, call->can_ask,
             rp_arena_sprintf(&r->arena, "rampart: the %s event is malformed: %s", host->name, err));
-    } else if (read_decision(&decision, &r->arena, &v, err, sizeof err) != 0) {
-        v = error_verdict(r->cfg, call->phase, call->can_ask,
-                          rp_arena_sprintf(&r->arena, "rampart: %s", err));
     } else if (st == RP_SESSION_STORE_ERROR) {
         /* The session answered with on_error; shape it like every other error (an ASK only
          * where the host can ask, nothing that blocks on the fail-safe phases). */
-        v = error_verdict(r->cfg, call->phase, call->can_ask, v.reason);
+        v = error_verdict(r->cfg, call->phase, call->can_ask, d.reason);
         fprintf(stderr, "rampart hook: state store error: %s\n",
                 store_problem ? store_problem
                 : err[0]      ? err
                               : "unknown");
+    } else {
+        v = verdict_of(&d); /* tell() answered already, as audited */
     }
-    rp_buf_free(&decision);
 
     if (st == RP_SESSION_OK && r->answered)
         return; /* answered in tell(), as audited */
@@ -362,6 +354,8 @@ static void answer_error(hook_run *r, rp_hook_phase phase, const char *reason)
         rp_buf_printf(&r->answer.err, "rampart hook: %s\n", reason);
 }
 
+static void answer_input(hook_run *r, int64_t deadline_ms);
+
 static int hook_run_main(hook_run *r)
 {
     const rp_host_adapter *host = r->o.host;
@@ -391,6 +385,15 @@ static int hook_run_main(hook_run *r)
             deadline_ms = r->settings->deadline_ms;
     }
 
+    answer_input(r, deadline_ms);
+    return finish(r);
+}
+
+/* From the host's payload (r->input) to the answer in r->answer, the config loaded. */
+static void answer_input(hook_run *r, int64_t deadline_ms)
+{
+    const rp_host_adapter *host = r->o.host;
+    char err[768] = "";
     rp_json_error jerr;
     rp_json *payload =
         rp_json_parse(&r->arena, r->input.data ? r->input.data : "", r->input.len, &jerr);
@@ -400,7 +403,7 @@ static int hook_run_main(hook_run *r)
                                       "rampart: the hook input is not JSON (line %d, column %d: "
                                       "%s)",
                                       jerr.line, jerr.col, jerr.msg));
-        return finish(r);
+        return;
     }
 
     char home_cwd[PATH_MAX];
@@ -414,10 +417,11 @@ static int hook_run_main(hook_run *r)
     r->payload = payload;
     int parsed = host->parse(payload, &env, &r->arena, &r->call, err, sizeof err);
     if (r->call.phase == RP_HOOK_IGNORED && parsed == 0)
-        return finish(r); /* nothing to say */
+        return; /* nothing to say */
     arm_fallback(host, &r->call, r->cfg->n_errors == 0 ? r->cfg : NULL, r->settings, deadline_ms,
                  &r->arena);
-    rp_hook_deadline_arm(deadline_ms);
+    if (!r->in_process)
+        rp_hook_deadline_arm(deadline_ms);
 
     if (r->cfg->n_errors > 0) {
         rp_buf line = {0};
@@ -434,16 +438,15 @@ static int hook_run_main(hook_run *r)
         r->cfg = NULL; /* its on_error is not to be trusted */
         answer_error(r, r->call.phase, why);
         r->cfg = bad;
-        return finish(r);
+        return;
     }
     if (parsed != 0) {
         answer_error(
             r, r->call.phase,
             rp_arena_sprintf(&r->arena, "rampart: bad %s hook input: %s", host->name, err));
-        return finish(r);
+        return;
     }
     decide(r);
-    return finish(r);
 }
 
 int rp_hook_run(const rp_hook_options *o)
@@ -456,6 +459,7 @@ int rp_hook_run(const rp_hook_options *o)
         rp_store_close(r.store);
     if (r.probe.store)
         rp_store_close(r.probe.store);
+    rp_pricing_once_free(&r.own_pricing);
     if (r.cfg)
         rp_config_free(r.cfg);
     rp_buf_free(&r.input);
@@ -463,4 +467,33 @@ int rp_hook_run(const rp_hook_options *o)
     rp_buf_free(&r.answer.err);
     rp_arena_free(&r.arena);
     return status;
+}
+
+int rp_hook_answer_in_process(const rp_hook_in_process *o, const char *input, size_t len,
+                              rp_hook_answer *out)
+{
+    hook_run r = {0};
+    r.o.host = o->host;
+    r.in_process = true;
+    r.cfg = (rp_config *)o->cfg;
+    r.store = o->store;
+    r.pricing = o->pricing;
+    rp_arena_init(&r.arena, 64 * 1024);
+    rp_buf_append(&r.input, input, len);
+    r.settings = r.cfg->n_errors == 0 ? rp_config_host(r.cfg, o->host->name) : NULL;
+    r.call.phase = RP_HOOK_PRE_TOOL;
+    answer_input(&r, o->host->deadline_ms);
+    if (r.store && r.store != o->store)
+        rp_store_close(r.store);
+    rp_buf_reset(&out->out);
+    rp_buf_reset(&out->err);
+    rp_buf_append(&out->out, r.answer.out.data ? r.answer.out.data : "", r.answer.out.len);
+    rp_buf_append(&out->err, r.answer.err.data ? r.answer.err.data : "", r.answer.err.len);
+    out->exit_code = r.answer.exit_code;
+    rp_pricing_once_free(&r.own_pricing);
+    rp_buf_free(&r.input);
+    rp_buf_free(&r.answer.out);
+    rp_buf_free(&r.answer.err);
+    rp_arena_free(&r.arena);
+    return out->exit_code;
 }

@@ -552,7 +552,7 @@ static void drop_hook_usage(rp_hook_call *call)
     call->usage = NULL;
 }
 
-int64_t rp_hook_spend_before_eval(rp_store *store, const rp_json *config_pricing, bool may_wait,
+int64_t rp_hook_spend_before_eval(rp_store *store, rp_pricing_once *prices, bool may_wait,
                                   const char *host, const rp_json *payload, rp_hook_call *call,
                                   rp_arena *a)
 {
@@ -564,7 +564,7 @@ int64_t rp_hook_spend_before_eval(rp_store *store, const rp_json *config_pricing
         return 0;
     }
     char err[512] = "";
-    rp_pricing *pricing = rp_pricing_build(a, config_pricing, err, sizeof err);
+    const rp_pricing *pricing = rp_pricing_once_get(prices, err, sizeof err);
     if (pricing == NULL) {
         fprintf(stderr, "rampart hook: the price table cannot be built: %s\n", err);
         return 0;

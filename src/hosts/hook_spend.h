@@ -106,14 +106,14 @@ int rp_hook_record_transcript(rp_store *store, const rp_pricing *pricing,
  * Stop; its lines are written whole, so nothing waits and nothing needs `final`. A Codex
  * PostToolUse whose result has no is_error (its shell tool sends the output text only) gets it
  * from the call's completed item in the rollout, found in the same read. Other hosts:
- * nothing. config_pricing is the config's pricing: block (may be NULL); payload the host's
- * parsed input. A problem is logged to stderr, never fatal: the decision must not wait on the
- * transcript, and spend that cannot be read cannot be invented either. may_wait is false when
- * no policy reads spend or the model (rp_session_reads_spend): the lines are still read, but
- * a PreToolUse does not wait for its tool_use line (a later event reads it). Returns the bytes
+ * nothing. pricing is the process's price table, built here on first use (cost/pricing.h);
+ * payload the host's parsed input. A problem is logged to stderr, never fatal: the decision must
+ * not wait on the transcript, and spend that cannot be read cannot be invented either. may_wait is
+ * false when no policy reads spend or the model (rp_session_reads_spend): the lines are still read,
+ * but a PreToolUse does not wait for its tool_use line (a later event reads it). Returns the bytes
  * of the session transcript left for a later call (rp_transcript_stats.unread): while there
  * are any, the session's spend is not all known. */
-int64_t rp_hook_spend_before_eval(rp_store *store, const rp_json *config_pricing, bool may_wait,
+int64_t rp_hook_spend_before_eval(rp_store *store, rp_pricing_once *pricing, bool may_wait,
                                   const char *host, const rp_json *payload, rp_hook_call *call,
                                   rp_arena *a);
 

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "config/config.h"
+#include "cost/pricing.h"
 #include "session/session.h"
 #include "rampart.h"
 
@@ -10,6 +11,9 @@ struct rampart {
     rp_config *config;
     rp_store *store; /* NULL when stateless */
     rp_arena arena;  /* reused per event */
+    /* Read once per handle: the policies' ledger needs, the price table (at first use). */
+    rp_session_needs needs;
+    rp_pricing_once prices;
 };
 
 static char *diagnostics_text(const rp_config *cfg)
@@ -24,8 +28,8 @@ static char *diagnostics_text(const rp_config *cfg)
     return rp_buf_take(&b);
 }
 
-rampart *rampart_open_flags(const char *const *config_files, size_t n_files,
-                            const char *state_dir, unsigned flags, char **err)
+rampart *rampart_open_flags(const char *const *config_files, size_t n_files, const char *state_dir,
+                            unsigned flags, char **err)
 {
     rp_config_file *files = calloc(n_files ? n_files : 1, sizeof(*files));
     if (files == NULL)
@@ -47,6 +51,8 @@ rampart *rampart_open_flags(const char *const *config_files, size_t n_files,
         abort();
     r->config = cfg;
     rp_arena_init(&r->arena, 64 * 1024);
+    rp_session_needs_of(cfg, &r->needs);
+    r->prices.config_pricing = cfg->pricing;
     if (!(flags & RAMPART_STATELESS)) {
         char msg[512];
         r->store = rp_store_open_sqlite(state_dir ? state_dir : cfg->state_dir, msg, sizeof(msg));
@@ -68,11 +74,15 @@ rampart *rampart_open(const char *const *config_files, size_t n_files, const cha
 
 char *rampart_eval(rampart *r, const char *event_json, size_t len, char **err)
 {
-    rp_session_opts opts = {.store = r->store, .audit = r->store != NULL, .arena = &r->arena};
+    rp_session_opts opts = {.store = r->store,
+                            .audit = r->store != NULL,
+                            .arena = &r->arena,
+                            .pricing = &r->prices,
+                            .needs = &r->needs};
     rp_buf out = {0};
     char msg[512];
-    rp_session_status st = rp_session_eval(r->config, &opts, event_json, len, &out, msg,
-                                           sizeof(msg));
+    rp_session_status st =
+        rp_session_eval(r->config, &opts, event_json, len, &out, msg, sizeof(msg));
     if (st == RP_SESSION_BAD_EVENT) {
         rp_buf_free(&out);
         if (err)
@@ -93,6 +103,7 @@ void rampart_close(rampart *r)
         return;
     if (r->store)
         rp_store_close(r->store);
+    rp_pricing_once_free(&r->prices);
     rp_config_free(r->config);
     rp_arena_free(&r->arena);
     free(r);

@@ -21,12 +21,7 @@
 /* Tools whose call creates a sub-agent and may carry `cost_budget` (reference §5.10). */
 static const char *const dispatch_tools[] = {"sys_session_send", "sys_session_create"};
 
-typedef struct needs {
-    bool usage, subtree, daily, period;
-    rp_period period_kind;
-} needs;
-
-static void scan_config(const rp_config *cfg, needs *n)
+void rp_session_needs_of(const rp_config *cfg, rp_session_needs *n)
 {
     memset(n, 0, sizeof *n);
     for (size_t i = 0; i < cfg->engine.n_slots; i++) {
@@ -49,14 +44,15 @@ static void scan_config(const rp_config *cfg, needs *n)
             }
         }
     }
+    n->reads_spend =
+        n->usage || (cfg->subagents && rp_json_get(cfg->subagents, "default_cost_budget") != NULL);
 }
 
 bool rp_session_reads_spend(const rp_config *cfg)
 {
-    needs n;
-    scan_config(cfg, &n);
-    return n.usage ||
-           (cfg->subagents && rp_json_get(cfg->subagents, "default_cost_budget") != NULL);
+    rp_session_needs n;
+    rp_session_needs_of(cfg, &n);
+    return n.reads_spend;
 }
 
 static bool is_dispatch(const rp_event *ev)
@@ -244,12 +240,11 @@ static int record_llm_usage(const rp_config *cfg, const rp_session_opts *opts, c
                             const rp_event *ev, const char *owner, rp_eval_ctx *ctx, char *err,
                             size_t err_size)
 {
-    const rp_pricing *pricing = opts->pricing;
-    if (pricing == NULL) {
-        pricing = rp_pricing_build(ctx->arena, cfg->pricing, err, err_size);
-        if (pricing == NULL)
-            return -1;
-    }
+    const rp_pricing *pricing = opts->pricing
+                                    ? rp_pricing_once_get(opts->pricing, err, err_size)
+                                    : rp_pricing_build(ctx->arena, cfg->pricing, err, err_size);
+    if (pricing == NULL)
+        return -1;
     rp_usage_record rec;
     char why[256];
     int rc = rp_usage_from_llm_response(ev->data, ev->model, pricing, ctx->now_us, &rec, why,
@@ -278,8 +273,11 @@ int rp_cost_prepare(const rp_config *cfg, const rp_session_opts *opts, const cha
     cc->engine = &cfg->engine;
     rp_utc_day(ctx->now_us, cc->today);
 
-    needs n;
-    scan_config(cfg, &n);
+    rp_session_needs n;
+    if (opts->needs != NULL)
+        n = *opts->needs;
+    else
+        rp_session_needs_of(cfg, &n);
     bool usage_event = ev->type == RP_EV_LLM_RESPONSE && rp_json_get(ev->data, "usage") != NULL;
     const rp_json *dispatch_budget =
         is_dispatch(ev) ? rp_json_get(ev->arguments, "cost_budget") : NULL;

@@ -1,5 +1,10 @@
 /* session.c — one event through the pipeline: parse → (load state) → engine → (apply, record
- * pending ASK, audit, commit) → decision JSON.
+ * pending ASK, audit, commit) → decision.
+ *
+ * Two doors: rp_session_eval_event takes the event as a tree and gives the decision as
+ * rp_decision (the hook, which builds the tree itself); rp_session_eval takes JSON text and
+ * writes the decision as JSON text, a thin wrapper over the same path for `rampart eval` and the
+ * embedding API.
  *
  * Stateful evaluation holds the store's write transaction from load to commit, so concurrent
  * processes evaluating one session serialise instead of losing updates. When the store fails,
@@ -22,29 +27,29 @@ static const char *on_error_reason(rp_on_error e)
     return "rampart could not evaluate this event: the state store failed";
 }
 
-static void write_fail_closed(const rp_config *cfg, rp_buf *out, const char *why)
+/* The decision when the store failed (or could not be opened): the config's on_error, its
+ * reason naming the problem, redacted like the engine's reasons (issue 16). */
+static void fail_closed(const rp_config *cfg, const char *why, rp_arena *a, rp_decision *d)
 {
-    rp_decision d;
-    memset(&d, 0, sizeof(d));
+    memset(d, 0, sizeof *d);
     switch (cfg->on_error) {
     case RP_ON_ERROR_ASK:
-        d.result = RP_ASK;
+        d->result = RP_ASK;
         break;
     case RP_ON_ERROR_ALLOW:
-        d.result = RP_ALLOW;
+        d->result = RP_ALLOW;
         break;
     case RP_ON_ERROR_DENY:
     default:
-        d.result = RP_DENY;
+        d->result = RP_DENY;
         break;
     }
+    /* In the arena, not on the stack: the decision outlives this call, and the redactor
+     * returns a clean text as it is. */
     char reason[512];
     snprintf(reason, sizeof(reason), "%s (%s)", on_error_reason(cfg->on_error), why);
-    rp_arena a = {0}; /* the decisions the engine did not make are redacted here (issue 16) */
-    d.reason = rp_redact_text(&a, reason);
-    d.labels = rp_json_make_object();
-    rp_decision_write_json(out, &d);
-    rp_arena_free(&a);
+    d->reason = rp_redact_text(a, rp_arena_strdup(a, reason));
+    d->labels = rp_json_make_object();
 }
 
 /* opts->spend_unknown: what the policies allowed or asked on the spend known so far is not
@@ -263,8 +268,8 @@ static int audit(rp_store *store, const char *sid, const rp_event *ev, const rp_
 }
 
 static rp_session_status eval_stateful(const rp_config *cfg, const rp_session_opts *opts,
-                                       rp_json *root, rp_event *ev, rp_eval_ctx *ctx, rp_buf *out,
-                                       char *err, size_t err_size)
+                                       rp_json *root, rp_event *ev, rp_eval_ctx *ctx,
+                                       rp_decision *out, char *err, size_t err_size)
 {
     rp_store *store = opts->store;
     rp_arena *a = ctx->arena;
@@ -360,7 +365,7 @@ static rp_session_status eval_stateful(const rp_config *cfg, const rp_session_op
         goto store_failed_rollback;
     if (rp_store_commit(store) != 0)
         goto store_failed_rollback;
-    rp_decision_write_json(out, &d);
+    *out = d;
     return RP_SESSION_OK;
 
 store_failed_rollback:
@@ -368,8 +373,91 @@ store_failed_rollback:
 store_failed:
     if (err[0] == '\0')
         snprintf(err, err_size, "%s", rp_store_error(store));
-    write_fail_closed(cfg, out, err);
+    fail_closed(cfg, err, a, out);
     return RP_SESSION_STORE_ERROR;
+}
+
+/* The typed entry without the depth guard: root came from the reader, or passed it. */
+static rp_session_status eval_tree(const rp_config *cfg, const rp_session_opts *opts, rp_json *root,
+                                   rp_arena *a, rp_decision *out, char *err, size_t err_size)
+{
+    rp_event ev;
+    if (!rp_event_from_json(root, &ev)) {
+        snprintf(err, err_size, "the event is a JSON %s, not an object",
+                 rp_json_type_name(root->type));
+        return RP_SESSION_BAD_EVENT;
+    }
+    const rp_json *sid = rp_json_get(root, "session_id");
+    if (sid != NULL && ev.session_id == NULL && sid->type != RP_JSON_NULL) {
+        /* Falling back to "default" would merge this session's state with unrelated ones. */
+        snprintf(err, err_size, "session_id must be a string, got %s",
+                 rp_json_type_name(sid->type));
+        return RP_SESSION_BAD_EVENT;
+    }
+    if (!rp_event_check_ids(&ev, err, err_size))
+        return RP_SESSION_BAD_EVENT;
+    rp_eval_ctx ctx;
+    memset(&ctx, 0, sizeof(ctx));
+    ctx.arena = a;
+    ctx.now_us = rp_now_us();
+    ctx.fs = opts->fs ? opts->fs : &rp_fs_view_real;
+    ctx.is_trusted = opts->is_trusted;
+    ctx.trust_self = opts->trust_self;
+    ctx.warn = opts->warn;
+    ctx.warn_self = opts->warn_self;
+    if (opts->store_unavailable != NULL) {
+        snprintf(err, err_size, "%s", opts->store_unavailable);
+        fail_closed(cfg, err, a, out);
+        return RP_SESSION_STORE_ERROR;
+    }
+    if (opts->store != NULL)
+        return eval_stateful(cfg, opts, root, &ev, &ctx, out, err, err_size);
+    static const rp_json empty_object = {.type = RP_JSON_OBJECT};
+    const rp_json *state = rp_json_is_object(ev.session_state) ? ev.session_state : &empty_object;
+    evaluate(cfg, &cfg->engine, opts, &ev, state, &ctx, out);
+    rp_session_told told;
+    told_for(opts, out, false, a, &told); /* nothing is audited, but the caller answers */
+    return RP_SESSION_OK;
+}
+
+/* Whether v nests at least `limit` levels deep (a scalar is one level). */
+static bool nests_deeper(const rp_json *v, int limit)
+{
+    if (limit <= 1)
+        return true;
+    if (v->type == RP_JSON_ARRAY) {
+        for (uint32_t i = 0; i < v->len; i++)
+            if (nests_deeper(&v->v.items[i], limit - 1))
+                return true;
+    } else if (v->type == RP_JSON_OBJECT) {
+        for (uint32_t i = 0; i < v->len; i++)
+            if (nests_deeper(&v->v.members[i].value, limit - 1))
+                return true;
+    }
+    return false;
+}
+
+rp_session_status rp_session_eval_event(const rp_config *cfg, const rp_session_opts *opts,
+                                        rp_json *event, rp_arena *a, rp_decision *out, char *err,
+                                        size_t err_size)
+{
+    err[0] = '\0';
+    /* A tree the reader would refuse as text (an adapter wraps a payload that was just within
+     * RP_JSON_MAX_DEPTH a few levels deeper) is refused as it was when the hook handed the
+     * session text: the reader decides, with its own message. Only trees near the limit pay
+     * for the round trip. */
+    if (nests_deeper(event, RP_JSON_MAX_DEPTH - 8)) {
+        rp_buf text = {0};
+        rp_json_write(&text, event);
+        rp_json_error jerr;
+        rp_json *again = rp_json_parse(a, text.data ? text.data : "", text.len, &jerr);
+        rp_buf_free(&text);
+        if (again == NULL) {
+            snprintf(err, err_size, "invalid JSON at column %d: %s", jerr.col, jerr.msg);
+            return RP_SESSION_BAD_EVENT;
+        }
+    }
+    return eval_tree(cfg, opts, event, a, out, err, err_size);
 }
 
 rp_session_status rp_session_eval(const rp_config *cfg, const rp_session_opts *opts,
@@ -378,7 +466,7 @@ rp_session_status rp_session_eval(const rp_config *cfg, const rp_session_opts *o
 {
     rp_arena own = {0};
     rp_arena *a = opts->arena ? opts->arena : &own;
-    rp_session_status status = RP_SESSION_OK;
+    rp_session_status status;
 
     if (opts->arena)
         rp_arena_reset(a);
@@ -386,48 +474,14 @@ rp_session_status rp_session_eval(const rp_config *cfg, const rp_session_opts *o
 
     rp_json_error jerr;
     rp_json *root = rp_json_parse(a, event_json, len, &jerr);
-    rp_event ev;
     if (root == NULL) {
         snprintf(err, err_size, "invalid JSON at column %d: %s", jerr.col, jerr.msg);
         status = RP_SESSION_BAD_EVENT;
-    } else if (!rp_event_from_json(root, &ev)) {
-        snprintf(err, err_size, "the event is a JSON %s, not an object",
-                 rp_json_type_name(root->type));
-        status = RP_SESSION_BAD_EVENT;
-    } else if (rp_json_get(root, "session_id") != NULL && ev.session_id == NULL &&
-               rp_json_get(root, "session_id")->type != RP_JSON_NULL) {
-        /* Falling back to "default" would merge this session's state with unrelated ones. */
-        snprintf(err, err_size, "session_id must be a string, got %s",
-                 rp_json_type_name(rp_json_get(root, "session_id")->type));
-        status = RP_SESSION_BAD_EVENT;
-    } else if (!rp_event_check_ids(&ev, err, err_size)) {
-        status = RP_SESSION_BAD_EVENT;
     } else {
-        rp_eval_ctx ctx;
-        memset(&ctx, 0, sizeof(ctx));
-        ctx.arena = a;
-        ctx.now_us = rp_now_us();
-        ctx.fs = opts->fs ? opts->fs : &rp_fs_view_real;
-        ctx.is_trusted = opts->is_trusted;
-        ctx.trust_self = opts->trust_self;
-        ctx.warn = opts->warn;
-        ctx.warn_self = opts->warn_self;
-        if (opts->store_unavailable != NULL) {
-            snprintf(err, err_size, "%s", opts->store_unavailable);
-            write_fail_closed(cfg, out, err);
-            status = RP_SESSION_STORE_ERROR;
-        } else if (opts->store != NULL) {
-            status = eval_stateful(cfg, opts, root, &ev, &ctx, out, err, err_size);
-        } else {
-            static const rp_json empty_object = {.type = RP_JSON_OBJECT};
-            const rp_json *state =
-                rp_json_is_object(ev.session_state) ? ev.session_state : &empty_object;
-            rp_decision d;
-            evaluate(cfg, &cfg->engine, opts, &ev, state, &ctx, &d);
-            rp_session_told told;
-            told_for(opts, &d, false, a, &told); /* nothing is audited, but the caller answers */
+        rp_decision d;
+        status = eval_tree(cfg, opts, root, a, &d, err, err_size);
+        if (status != RP_SESSION_BAD_EVENT)
             rp_decision_write_json(out, &d);
-        }
     }
     if (!opts->arena)
         rp_arena_free(&own);

@@ -8,6 +8,7 @@
 
 #include "core/buf.h"
 #include "config/config.h"
+#include "cost/period.h"
 #include "engine/engine.h"
 #include "store/store.h"
 
@@ -31,6 +32,20 @@ typedef struct rp_session_told {
     size_t n_policies;
 } rp_session_told;
 
+/* What a config's policies ask of the session's ledger, read from the config once
+ * (rp_session_needs_of) and passed in rp_session_opts.needs, so that an event does not scan the
+ * policies again for each question. */
+typedef struct rp_session_needs {
+    bool usage;   /* context.usage, the whole spawn tree's spend (every cost policy) */
+    bool subtree; /* context.subtree_usage (subagent_cost_budget) */
+    bool daily;   /* context.user_daily_cost (user_daily_cost_budget) */
+    bool period;  /* context.user_period_cost (user_period_cost_budget) */
+    rp_period period_kind;
+    bool reads_spend; /* rp_session_reads_spend */
+} rp_session_needs;
+
+void rp_session_needs_of(const rp_config *cfg, rp_session_needs *out);
+
 typedef struct rp_session_opts {
     rp_store *store; /* NULL = stateless: the event's own session_state is the snapshot */
     rp_on_ask on_ask;
@@ -49,9 +64,11 @@ typedef struct rp_session_opts {
     /* Where policies' warnings go (rp_eval_ctx.warn); NULL = nowhere. */
     void (*warn)(void *self, const char *policy, const char *message);
     void *warn_self;
-    /* The price table for usage an llm_response reports (rp_pricing_build over cfg->pricing).
-     * NULL = built per event when needed; a caller evaluating many events builds it once. */
-    const struct rp_pricing *pricing;
+    /* The price table for usage an llm_response reports (over cfg->pricing), built on first
+     * use and kept by the caller (cost/pricing.h). NULL = built per event when needed. */
+    struct rp_pricing_once *pricing;
+    /* rp_session_needs_of(cfg), read once by the caller. NULL = read per event. */
+    const rp_session_needs *needs;
     /* The host can only block a prompt (Claude Code's UserPromptSubmit, ...): a prompt ASK is
      * parked, and the same prompt sent again, asked about by the same policies, within
      * RP_SESSION_RESEND_APPROVAL_S is the person's approval. Off for hosts that ask
@@ -80,9 +97,20 @@ typedef enum rp_session_status {
 /* A prompt that asked, sent again within this many seconds, is approved (see session.c). */
 #define RP_SESSION_RESEND_APPROVAL_S 600
 
-/* Evaluates one event (JSON text) and appends the decision JSON (one line, no newline) to out.
- * On BAD_EVENT nothing is appended. On STORE_ERROR a fail-closed decision per cfg->on_error is
- * appended. */
+/* The typed entry: evaluates one event given as a tree (what rp_event_from_json reads; the
+ * hook's adapters build it) and fills *out with the decision. The event's context may be
+ * rewritten with the ledger's figures. Everything *out points to lives in `a` (the caller's
+ * arena, not reset here; opts->arena is not used) or in the event tree. On BAD_EVENT *out is
+ * not set and err says why (a tree deeper than the JSON reader accepts is refused with the
+ * reader's message, as its text would be). On STORE_ERROR *out is the fail-closed decision per
+ * cfg->on_error. */
+rp_session_status rp_session_eval_event(const rp_config *cfg, const rp_session_opts *opts,
+                                        rp_json *event, rp_arena *a, rp_decision *out, char *err,
+                                        size_t err_size);
+
+/* The same for JSON text in and out (`rampart eval`, the embedding API): parses the event and
+ * appends the decision JSON (one line, no newline) to out. On BAD_EVENT nothing is appended.
+ * On STORE_ERROR a fail-closed decision per cfg->on_error is appended. */
 rp_session_status rp_session_eval(const rp_config *cfg, const rp_session_opts *opts,
                                   const char *event_json, size_t len, rp_buf *out, char *err,
                                   size_t err_size);
