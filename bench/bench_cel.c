@@ -11,7 +11,7 @@
  *     does. One evaluation is too short to time alone, so each sample times a batch of
  *     EVAL_BATCH evaluations; the figure is the median over SAMPLES batches.
  * (d) regex: a CEL `matches()` with a constant pattern (compiled once with the program) on the
- *     event's command, timed per evaluation as in (b); and cel_regex_search with a
+ *     event's command, timed per evaluation as in (b); and rp_regex_search with a
  *     secret-detection pattern of the kind deny_secrets' allow_patterns hold, over a 100-byte
  *     command, timed per search (batches of EVAL_BATCH, arena reset after each search).
  * Compiles are timed with CLOCK_MONOTONIC (cheap to read); batches with the thread's CPU time
@@ -132,9 +132,9 @@ static void bench_regex(const cel_activation *act, rp_arena *arena, double *time
     cel_program *p = compile_or_die(matches_expr);
     cel_value r = cel_eval(p, act, arena);
     char err[256];
-    cel_regex *re = cel_regex_compile(secret_pattern, sizeof secret_pattern - 1, err, sizeof err);
+    rp_regex *re = rp_regex_compile(secret_pattern, sizeof secret_pattern - 1, err, sizeof err);
     if (r.kind != CEL_BOOL || !r.v.b || !re ||
-        cel_regex_search(re, secret_subject, sizeof secret_subject - 1, arena, err, sizeof err) !=
+        rp_regex_search(re, secret_subject, sizeof secret_subject - 1, arena, err, sizeof err) !=
             0) {
         fprintf(stderr, "bench_cel: the regex benchmark does not give the expected answers\n");
         exit(1);
@@ -153,7 +153,7 @@ static void bench_regex(const cel_activation *act, rp_arena *arena, double *time
     for (long s = 0; s < samples; s++) {
         double t0 = cpu_ns();
         for (int k = 0; k < EVAL_BATCH; k++) {
-            cel_regex_search(re, secret_subject, sizeof secret_subject - 1, arena, err, sizeof err);
+            rp_regex_search(re, secret_subject, sizeof secret_subject - 1, arena, err, sizeof err);
             rp_arena_reset(arena);
         }
         times[s] = (cpu_ns() - t0) / EVAL_BATCH;
@@ -162,7 +162,7 @@ static void bench_regex(const cel_activation *act, rp_arena *arena, double *time
            "batches of %d)\n",
            secret_pattern, sizeof secret_subject - 1, median(times, (size_t)samples), samples,
            EVAL_BATCH);
-    cel_regex_free(re);
+    rp_regex_free(re);
     cel_program_free(p);
 }
 

@@ -31,7 +31,7 @@
 #define MAX_CASES 512
 
 typedef struct bench_case {
-    const rp_host_adapter *host;
+    const rp_hook_adapter *host;
     char *payload;
     size_t len;
 } bench_case;
@@ -77,7 +77,7 @@ static char *slurp(const char *path, size_t *len)
 }
 
 /* Every DATA_DIR/<host>/NAME.json that is a case (it has a .stdout beside it), sorted. */
-static size_t load_host(const char *data, const rp_host_adapter *host, bench_case *cases, size_t n)
+static size_t load_host(const char *data, const rp_hook_adapter *host, bench_case *cases, size_t n)
 {
     char dir[4096];
     snprintf(dir, sizeof dir, "%s/%s", data, host->name);
@@ -111,8 +111,8 @@ static size_t load_host(const char *data, const rp_host_adapter *host, bench_cas
 
 /* One round: every case once, timed host by host (the cases of a host are contiguous), so
  * that reading the clock costs little beside the calls. Adds each host's time to per_host. */
-static double round_us(const rp_config *cfg, rp_store *store, rp_pricing_once *prices,
-                       const bench_case *cases, size_t n, const rp_host_adapter *const *hosts,
+static double round_us(const rp_config *cfg, rp_store *store, rp_cost_pricing_once *prices,
+                       const bench_case *cases, size_t n, const rp_hook_adapter *const *hosts,
                        size_t n_hosts, double *per_host)
 {
     rp_hook_answer ans = {0};
@@ -161,7 +161,7 @@ static void measure(store_maker *m, const rp_config *cfg, const bench_case *case
                     int rounds)
 {
     size_t n_hosts;
-    const rp_host_adapter *const *hosts = rp_host_all(&n_hosts);
+    const rp_hook_adapter *const *hosts = rp_hook_host_all(&n_hosts);
     double per_host[16] = {0}, discard[16] = {0};
     size_t count[16] = {0};
     for (size_t i = 0; i < n; i++)
@@ -171,7 +171,7 @@ static void measure(store_maker *m, const rp_config *cfg, const bench_case *case
     if (t == NULL)
         abort();
     /* One price table for the run, as one hook process keeps one for its call. */
-    rp_pricing_once prices = {.config_pricing = cfg->pricing};
+    rp_cost_pricing_once prices = {.config_pricing = cfg->pricing};
     fflush(stderr);
     int saved = dup(2), null = open("/dev/null", O_WRONLY);
     dup2(null, 2);
@@ -187,7 +187,7 @@ static void measure(store_maker *m, const rp_config *cfg, const bench_case *case
     dup2(saved, 2);
     close(saved);
     close(null);
-    rp_pricing_once_free(&prices);
+    rp_cost_pricing_once_free(&prices);
     qsort(t, (size_t)rounds, sizeof *t, cmp_double);
     printf("%-8s %zu payloads x %d rounds: median %.1f us/call, best %.1f us/call\n", m->kind, n,
            rounds, t[rounds / 2], t[0]);
@@ -215,7 +215,7 @@ int main(int argc, char **argv)
     }
     static bench_case cases[MAX_CASES];
     size_t n = 0, n_hosts;
-    const rp_host_adapter *const *hosts = rp_host_all(&n_hosts);
+    const rp_hook_adapter *const *hosts = rp_hook_host_all(&n_hosts);
     for (size_t h = 0; h < n_hosts; h++)
         n = load_host(data, hosts[h], cases, n);
     if (n == 0) {

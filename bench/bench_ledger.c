@@ -108,7 +108,7 @@ static void populate(rp_store *s, int rows)
     for (int t = 0; t < TREES; t++) {
         session_name(sid, sizeof sid, t, 0);
         snprintf(user, sizeof user, "user-%03d", t % USERS);
-        rp_session_link l;
+        rp_store_session_link l;
         if (rp_store_link_session(s, sid, NULL, NULL, user, START_US, &a, &l) != 0) {
             die("link", s);
         }
@@ -143,7 +143,7 @@ static void hook(rp_store *s, rp_arena *a, int i, int64_t now_us)
     if (rp_store_begin(s) != 0) {
         die("begin", s);
     }
-    rp_session_link l;
+    rp_store_session_link l;
     if (rp_store_link_session(s, "tree-00042.1", "tree-00042", NULL, NULL, now_us, a, &l) != 0) {
         die("link", s);
     }

@@ -1,4 +1,5 @@
-/* fuzz_codex_trust.c — libFuzzer target for the Codex hook-trust reader (src/install/codex_trust.c).
+/* fuzz_codex_trust.c — libFuzzer target for the Codex hook-trust reader
+ * (src/install/codex_trust.c).
  *
  * Input: HOOKS_JSON NUL CONFIG_TOML, or, without a NUL, CONFIG_TOML alone checked against a
  * fixed hooks.json of rampart's shape (so the fuzzer spends its time in the TOML reader). The
@@ -31,11 +32,11 @@ static void check(int ok, const char *what)
 }
 
 static int run(const char *hooks, size_t hooks_len, const char *toml, const char *project,
-               rp_codex_trust *t)
+               rp_install_codex_trust *t)
 {
     char err[256] = "";
-    int rc = rp_codex_trust_check("/h/.codex/hooks.json", hooks, hooks_len, toml, project,
-                                  project ? "/p" : NULL, t, err, sizeof err);
+    int rc = rp_install_codex_trust_check("/h/.codex/hooks.json", hooks, hooks_len, toml, project,
+                                          project ? "/p" : NULL, t, err, sizeof err);
     check(rc == 0 || rc == -1, "a return that is neither 0 nor -1");
     if (rc != 0) {
         check(err[0] != '\0', "a failure without a message");
@@ -69,7 +70,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     char *hooks_copy = malloc(hooks_len ? hooks_len : 1);
     memcpy(hooks_copy, hooks, hooks_len);
 
-    rp_codex_trust t, u;
+    rp_install_codex_trust t, u;
     int rc = run(hooks_copy, hooks_len, toml, project, &t);
     if (rc == 0) {
         char *shifted = malloc(toml_len + 2);

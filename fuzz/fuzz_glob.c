@@ -7,7 +7,7 @@
  *     with fold_case its upper-cased instance;
  *   - a token without shell metacharacters or backslashes expands to itself, so could_match on
  *     it is exactly match (the brief's invariant, in both directions);
- *   - a token with a single expansion (rp_shell_glob_literal) can only match through it. */
+ *   - a token with a single expansion (rp_glob_literal) can only match through it. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -105,8 +105,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         upper[i] = (base[i] >= 'a' && base[i] <= 'z') ? (char)(base[i] - 32) : base[i];
     bool token_utf8 = utf8(token);
 
-    const char *literal = rp_shell_glob_literal(&arena, token);
-    bool has_meta = rp_shell_glob_has_meta(token);
+    const char *literal = rp_glob_literal(&arena, token);
+    bool has_meta = rp_glob_has_meta(token);
     check(!has_meta || strpbrk(token, "*?[") != NULL, "has_meta without a metacharacter", "",
           token);
     check(!plain(token) || (literal && strcmp(literal, token) == 0),

@@ -29,7 +29,7 @@ static void check(int ok, const char *what)
     abort();
 }
 
-static void answers(const rp_host_adapter *host, const rp_hook_call *call, rp_arena *a)
+static void answers(const rp_hook_adapter *host, const rp_hook_call *call, rp_arena *a)
 {
     static const rp_host_settings settings[] = {
         {.host = "x"},
@@ -66,8 +66,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (size < 1 || size > 65536)
         return 0;
     size_t n_hosts;
-    const rp_host_adapter *const *hosts = rp_host_all(&n_hosts);
-    const rp_host_adapter *host = hosts[data[0] % n_hosts];
+    const rp_hook_adapter *const *hosts = rp_hook_host_all(&n_hosts);
+    const rp_hook_adapter *host = hosts[data[0] % n_hosts];
     const char *text = (const char *)data + 1;
     size_t len = size - 1;
     rp_arena arena;
@@ -94,18 +94,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         }
     }
 
-    rp_transcript_chunk whole, first;
-    rp_transcript_parse(&arena, text, len, (data[0] & 16) != 0, NULL, &whole);
+    rp_cost_transcript_chunk whole, first;
+    rp_cost_transcript_parse(&arena, text, len, (data[0] & 16) != 0, NULL, &whole);
     check(whole.consumed <= len, "transcript consumed past the end");
     size_t cut = len ? data[0] % (len + 1) : 0;
-    rp_transcript_parse(&arena, text, cut, false, NULL, &first);
+    rp_cost_transcript_parse(&arena, text, cut, false, NULL, &first);
     check(first.consumed <= cut, "transcript consumed past the cut");
-    rp_transcript_chunk gem;
-    rp_transcript_parse_gemini(&arena, text, len, &gem);
+    rp_cost_transcript_chunk gem;
+    rp_cost_transcript_parse_gemini(&arena, text, len, &gem);
     check(gem.consumed <= len, "chat recording consumed past the end");
     check(gem.n_messages <= gem.lines, "more responses than lines");
-    rp_transcript_chunk codex;
-    rp_codex_rollout_parse(&arena, text, len, (data[0] & 32) ? "gpt-5" : NULL, &codex);
+    rp_cost_transcript_chunk codex;
+    rp_hook_codex_rollout_parse(&arena, text, len, (data[0] & 32) ? "gpt-5" : NULL, &codex);
     check(codex.consumed <= len, "rollout consumed past the end");
     check(codex.n_messages <= codex.lines, "more rollout responses than lines");
     rp_arena_free(&arena);

@@ -32,14 +32,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     rp_json_error jerr;
     rp_json *table = rp_json_parse(&a, table_text, sizeof table_text - 1, &jerr);
     char err[256] = "";
-    rp_pricing *pricing = rp_pricing_build(&a, table, err, sizeof err);
+    rp_cost_pricing *pricing = rp_cost_pricing_build(&a, table, err, sizeof err);
     check(pricing != NULL, "the pricing table does not build");
 
     rp_json *v = rp_json_parse(&a, (const char *)data, size, &jerr);
     if (v != NULL) {
         rp_usage_record r;
         err[0] = '\0';
-        if (rp_usage_record_from_json(v, pricing, 1000, &r, err, sizeof err) == 0) {
+        if (rp_cost_usage_record_from_json(v, pricing, 1000, &r, err, sizeof err) == 0) {
             check(r.session_id != NULL && r.session_id[0] != '\0', "accepted without session");
             check(r.input_tokens >= 0 && r.output_tokens >= 0 && r.cache_read_input_tokens >= 0 &&
                       r.cache_creation_input_tokens >= 0,
@@ -49,7 +49,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             check(err[0] != '\0', "rejected without a message");
         }
         err[0] = '\0';
-        int rc = rp_usage_from_llm_response(v, "fuzz-model", pricing, 0, &r, err, sizeof err);
+        int rc = rp_cost_usage_from_llm_response(v, "fuzz-model", pricing, 0, &r, err, sizeof err);
         check(rc >= -1 && rc <= 1, "bad return");
         check(rc != -1 || err[0] != '\0', "llm_response rejected without a message");
         check(rc != 1 || !r.priced || r.cost_nusd >= 0, "negative llm_response cost");
@@ -59,11 +59,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     char *id = rp_arena_alloc(&a, size + 1);
     memcpy(id, data, size);
     id[size] = '\0';
-    const rp_price *p = rp_pricing_find(pricing, id);
+    const rp_cost_price *p = rp_cost_pricing_find(pricing, id);
     if (p != NULL) {
         check(p->input >= 0 && p->output >= 0 && p->cache_read >= 0 && p->cache_write >= 0,
               "negative price");
-        check(rp_price_cost_nusd(p, 1000, 1000, 1000, 1000) >= 0, "negative computed cost");
+        check(rp_cost_price_cost_nusd(p, 1000, 1000, 1000, 1000) >= 0, "negative computed cost");
     }
     rp_arena_free(&a);
     return 0;

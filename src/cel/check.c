@@ -12,7 +12,7 @@
 
 #include "cel/check_internal.h"
 
-const ck_type *ck_fail(ck_checker *c, const cel_expr *e, const char *fmt, ...)
+const cel_check_type *cel_check_fail(cel_check_checker *c, const cel_expr *e, const char *fmt, ...)
 {
     if (c->err->message[0] != '\0')
         return NULL; /* keep the first error */
@@ -28,9 +28,9 @@ const ck_type *ck_fail(ck_checker *c, const cel_expr *e, const char *fmt, ...)
     return NULL;
 }
 
-static const ck_local *find_local(const ck_checker *c, const char *name, size_t n)
+static const cel_check_local *find_local(const cel_check_checker *c, const char *name, size_t n)
 {
-    for (const ck_local *l = c->locals; l; l = l->up)
+    for (const cel_check_local *l = c->locals; l; l = l->up)
         if (strlen(l->name) == n && memcmp(l->name, name, n) == 0)
             return l;
     return NULL;
@@ -39,7 +39,7 @@ static const ck_local *find_local(const ck_checker *c, const char *name, size_t 
 /* ---- names ---- */
 
 /* Identifiers that denote types: their value is type(T). */
-static const ck_type *type_name_type(ck_checker *c, const char *name)
+static const cel_check_type *type_name_type(cel_check_checker *c, const char *name)
 {
     static const struct {
         const char *name;
@@ -63,13 +63,13 @@ static const ck_type *type_name_type(ck_checker *c, const char *name)
         if (strcmp(names[i].name, name) != 0)
             continue;
         size_t pos = 0;
-        const ck_type *t = ck_parse_type(&c->s, names[i].type, &pos, NULL);
-        return ck_make(c->s.arena, T_TYPE, t, NULL);
+        const cel_check_type *t = cel_check_parse_type(&c->s, names[i].type, &pos, NULL);
+        return cel_check_make(c->s.arena, T_TYPE, t, NULL);
     }
     return NULL;
 }
 
-static const ck_type *lookup_exact(ck_checker *c, const char *name)
+static const cel_check_type *lookup_exact(cel_check_checker *c, const char *name)
 {
     for (size_t i = 0; i < c->opts->n_decls; i++)
         if (c->decl_types[i] && strcmp(c->opts->decls[i].name, name) == 0)
@@ -77,7 +77,7 @@ static const ck_type *lookup_exact(ck_checker *c, const char *name)
     return type_name_type(c, name);
 }
 
-const ck_type *ck_lookup_name(ck_checker *c, const char *name)
+const cel_check_type *cel_check_lookup_name(cel_check_checker *c, const char *name)
 {
     if (name[0] == '.')
         return lookup_exact(c, name + 1); /* absolute: no container search */
@@ -85,7 +85,7 @@ const ck_type *ck_lookup_name(ck_checker *c, const char *name)
     size_t clen = strlen(c->container);
     while (clen > 0) {
         const char *q = rp_arena_sprintf(c->s.arena, "%.*s.%s", (int)clen, c->container, name);
-        const ck_type *t = lookup_exact(c, q);
+        const cel_check_type *t = lookup_exact(c, q);
         if (t)
             return t;
         while (clen > 0 && c->container[clen - 1] != '.')
@@ -96,7 +96,7 @@ const ck_type *ck_lookup_name(ck_checker *c, const char *name)
     return lookup_exact(c, name);
 }
 
-const char *ck_qualified_name(ck_checker *c, const cel_expr *e)
+const char *cel_check_qualified_name(cel_check_checker *c, const cel_expr *e)
 {
     if (e->kind == CEL_EXPR_IDENT) {
         const char *name = e->u.ident.name;
@@ -105,7 +105,7 @@ const char *ck_qualified_name(ck_checker *c, const cel_expr *e)
         return name;
     }
     if (e->kind == CEL_EXPR_SELECT && !e->u.select.test_only) {
-        const char *prefix = ck_qualified_name(c, e->u.select.operand);
+        const char *prefix = cel_check_qualified_name(c, e->u.select.operand);
         if (!prefix)
             return NULL;
         return rp_arena_sprintf(c->s.arena, "%s.%s", prefix, e->u.select.field);
@@ -113,9 +113,10 @@ const char *ck_qualified_name(ck_checker *c, const cel_expr *e)
     return NULL;
 }
 
-const ck_type *ck_select_field(ck_checker *c, const cel_expr *e, const ck_type *t)
+const cel_check_type *cel_check_select_field(cel_check_checker *c, const cel_expr *e,
+                                             const cel_check_type *t)
 {
-    t = ck_resolve(&c->s, t);
+    t = cel_check_resolve(&c->s, t);
     switch (t->kind) {
     case T_MAP:
         return t->p[1];
@@ -123,28 +124,28 @@ const ck_type *ck_select_field(ck_checker *c, const cel_expr *e, const ck_type *
     case T_DYN:
     case T_ERROR:
     case T_PARAM:
-        return ck_prim(T_DYN);
+        return cel_check_prim(T_DYN);
     case T_OPTIONAL: {
         /* a.?b.c: selecting on an optional selects inside it (cel-go's optional chaining). */
-        const ck_type *inner = ck_select_field(c, e, t->p[0]);
-        return inner ? ck_make(c->s.arena, T_OPTIONAL, inner, NULL) : NULL;
+        const cel_check_type *inner = cel_check_select_field(c, e, t->p[0]);
+        return inner ? cel_check_make(c->s.arena, T_OPTIONAL, inner, NULL) : NULL;
     }
     default:
-        return ck_fail(c, e, "type '%s' does not support field selection",
-                       ck_format_arena(&c->s, t));
+        return cel_check_fail(c, e, "type '%s' does not support field selection",
+                              cel_check_format_arena(&c->s, t));
     }
 }
 
 /* A dotted identifier (the parser or name resolution may produce "a.b.c"): the longest
  * declared prefix, then field selections for the rest. */
-static const ck_type *check_ident(ck_checker *c, const cel_expr *e)
+static const cel_check_type *check_ident(cel_check_checker *c, const cel_expr *e)
 {
     const char *name = e->u.ident.name;
     size_t n = strlen(name);
-    const ck_type *t = NULL;
+    const cel_check_type *t = NULL;
     size_t used = 0;
     if (name[0] != '.') {
-        const ck_local *l = find_local(c, name, strcspn(name, "."));
+        const cel_check_local *l = find_local(c, name, strcspn(name, "."));
         if (l) {
             t = l->type;
             used = strcspn(name, ".");
@@ -154,116 +155,119 @@ static const ck_type *check_ident(ck_checker *c, const cel_expr *e)
         if (cut != n && name[cut] != '.')
             continue;
         const char *prefix = rp_arena_strndup(c->s.arena, name, cut);
-        t = ck_lookup_name(c, prefix);
+        t = cel_check_lookup_name(c, prefix);
         if (t)
             used = cut;
     }
     if (!t)
-        return ck_fail(c, e, "undeclared reference to '%s' (in container '%s')", name,
-                       c->container);
+        return cel_check_fail(c, e, "undeclared reference to '%s' (in container '%s')", name,
+                              c->container);
     while (used < n) {
         used++; /* the dot */
         used += strcspn(name + used, ".");
-        t = ck_select_field(c, e, t);
+        t = cel_check_select_field(c, e, t);
         if (!t)
             return NULL;
     }
     return t;
 }
 
-static const ck_type *check_select(ck_checker *c, const cel_expr *e)
+static const cel_check_type *check_select(cel_check_checker *c, const cel_expr *e)
 {
     if (!e->u.select.test_only) {
-        const char *q = ck_qualified_name(c, e);
+        const char *q = cel_check_qualified_name(c, e);
         if (q) {
-            const ck_type *t = ck_lookup_name(c, q);
+            const cel_check_type *t = cel_check_lookup_name(c, q);
             if (t)
                 return t;
         }
     }
-    const ck_type *operand = ck_check_expr(c, e->u.select.operand);
+    const cel_check_type *operand = cel_check_expr(c, e->u.select.operand);
     if (!operand)
         return NULL;
     if (e->u.select.test_only) {
-        const ck_type *r = ck_resolve(&c->s, operand);
+        const cel_check_type *r = cel_check_resolve(&c->s, operand);
         if (r->kind == T_OPTIONAL) /* has(x.?y.z) looks inside the optional */
-            r = ck_resolve(&c->s, r->p[0]);
-        if (r->kind != T_MAP && r->kind != T_MESSAGE && !ck_is_dyn(&c->s, r))
-            return ck_fail(c, e, "type '%s' does not support field selection",
-                           ck_format_arena(&c->s, r));
-        return ck_prim(T_BOOL);
+            r = cel_check_resolve(&c->s, r->p[0]);
+        if (r->kind != T_MAP && r->kind != T_MESSAGE && !cel_check_is_dyn(&c->s, r))
+            return cel_check_fail(c, e, "type '%s' does not support field selection",
+                                  cel_check_format_arena(&c->s, r));
+        return cel_check_prim(T_BOOL);
     }
-    return ck_select_field(c, e, operand);
+    return cel_check_select_field(c, e, operand);
 }
 
 /* ---- literals ---- */
 
-static const ck_type *check_const(const cel_expr *e)
+static const cel_check_type *check_const(const cel_expr *e)
 {
     switch ((cel_kind)e->u.constant.kind) {
     case CEL_NULL:
-        return ck_prim(T_NULL);
+        return cel_check_prim(T_NULL);
     case CEL_BOOL:
-        return ck_prim(T_BOOL);
+        return cel_check_prim(T_BOOL);
     case CEL_INT:
-        return ck_prim(T_INT);
+        return cel_check_prim(T_INT);
     case CEL_UINT:
-        return ck_prim(T_UINT);
+        return cel_check_prim(T_UINT);
     case CEL_DOUBLE:
-        return ck_prim(T_DOUBLE);
+        return cel_check_prim(T_DOUBLE);
     case CEL_STRING:
-        return ck_prim(T_STRING);
+        return cel_check_prim(T_STRING);
     case CEL_BYTES:
-        return ck_prim(T_BYTES);
+        return cel_check_prim(T_BYTES);
     case CEL_TIMESTAMP:
-        return ck_prim(T_TIMESTAMP);
+        return cel_check_prim(T_TIMESTAMP);
     case CEL_DURATION:
-        return ck_prim(T_DURATION);
+        return cel_check_prim(T_DURATION);
     default:
-        return ck_prim(T_DYN);
+        return cel_check_prim(T_DYN);
     }
 }
 
 /* The element type of an entry; for an optional entry ([?x], {?k: x}) x must be optional and
  * the element is what it wraps. */
-static const ck_type *entry_type(ck_checker *c, const cel_expr *e, bool optional)
+static const cel_check_type *entry_type(cel_check_checker *c, const cel_expr *e, bool optional)
 {
-    const ck_type *t = ck_check_expr(c, e);
+    const cel_check_type *t = cel_check_expr(c, e);
     if (!t || !optional)
         return t;
-    const ck_type *want = ck_make(c->s.arena, T_OPTIONAL, ck_fresh(&c->s), NULL);
-    if (!ck_assignable(&c->s, want, t))
-        return ck_fail(c, e, "expected type '%s' but found '%s'", ck_format_arena(&c->s, want),
-                       ck_format_arena(&c->s, t));
-    return ck_resolve(&c->s, ck_substitute(&c->s, want, false))->p[0];
+    const cel_check_type *want =
+        cel_check_make(c->s.arena, T_OPTIONAL, cel_check_fresh(&c->s), NULL);
+    if (!cel_check_assignable(&c->s, want, t))
+        return cel_check_fail(c, e, "expected type '%s' but found '%s'",
+                              cel_check_format_arena(&c->s, want),
+                              cel_check_format_arena(&c->s, t));
+    return cel_check_resolve(&c->s, cel_check_substitute(&c->s, want, false))->p[0];
 }
 
-static const ck_type *check_list(ck_checker *c, const cel_expr *e)
+static const cel_check_type *check_list(cel_check_checker *c, const cel_expr *e)
 {
-    const ck_type *elem = NULL;
+    const cel_check_type *elem = NULL;
     for (uint32_t i = 0; i < e->u.list.n; i++) {
         bool opt = e->u.list.optional && e->u.list.optional[i];
-        const ck_type *t = entry_type(c, e->u.list.elements[i], opt);
+        const cel_check_type *t = entry_type(c, e->u.list.elements[i], opt);
         if (!t)
             return NULL;
-        elem = ck_join(&c->s, elem, t);
+        elem = cel_check_join(&c->s, elem, t);
     }
-    return ck_make(c->s.arena, T_LIST, elem ? elem : ck_fresh(&c->s), NULL);
+    return cel_check_make(c->s.arena, T_LIST, elem ? elem : cel_check_fresh(&c->s), NULL);
 }
 
-static const ck_type *check_map(ck_checker *c, const cel_expr *e)
+static const cel_check_type *check_map(cel_check_checker *c, const cel_expr *e)
 {
-    const ck_type *key = NULL, *val = NULL;
+    const cel_check_type *key = NULL, *val = NULL;
     for (uint32_t i = 0; i < e->u.map.n; i++) {
         bool opt = e->u.map.optional && e->u.map.optional[i];
-        const ck_type *k = ck_check_expr(c, e->u.map.keys[i]);
-        const ck_type *v = k ? entry_type(c, e->u.map.values[i], opt) : NULL;
+        const cel_check_type *k = cel_check_expr(c, e->u.map.keys[i]);
+        const cel_check_type *v = k ? entry_type(c, e->u.map.values[i], opt) : NULL;
         if (!v)
             return NULL;
-        key = ck_join(&c->s, key, k);
-        val = ck_join(&c->s, val, v);
+        key = cel_check_join(&c->s, key, k);
+        val = cel_check_join(&c->s, val, v);
     }
-    return ck_make(c->s.arena, T_MAP, key ? key : ck_fresh(&c->s), val ? val : ck_fresh(&c->s));
+    return cel_check_make(c->s.arena, T_MAP, key ? key : cel_check_fresh(&c->s),
+                          val ? val : cel_check_fresh(&c->s));
 }
 
 static bool well_known_name(const char *name)
@@ -272,10 +276,10 @@ static bool well_known_name(const char *name)
 }
 
 /* Message construction: field values are checked, the message's fields are not known. */
-static const ck_type *check_struct(ck_checker *c, const cel_expr *e)
+static const cel_check_type *check_struct(cel_check_checker *c, const cel_expr *e)
 {
     for (uint32_t i = 0; i < e->u.strct.n; i++)
-        if (!ck_check_expr(c, e->u.strct.values[i]))
+        if (!cel_check_expr(c, e->u.strct.values[i]))
             return NULL;
     const char *name = e->u.strct.type_name ? e->u.strct.type_name : "";
     if (name[0] == '.')
@@ -285,62 +289,63 @@ static const ck_type *check_struct(ck_checker *c, const cel_expr *e)
          * what cel-go resolves a message of the container to); it only names the type. */
         name = rp_arena_sprintf(c->s.arena, "%s.%s", c->container, name);
     size_t pos = 0;
-    const ck_type *t = ck_parse_type(&c->s, name, &pos, NULL);
+    const cel_check_type *t = cel_check_parse_type(&c->s, name, &pos, NULL);
     if (!t || name[pos] != '\0')
-        return ck_prim(T_DYN);
+        return cel_check_prim(T_DYN);
     return t;
 }
 
 /* ---- comprehensions ---- */
 
-static const ck_type *check_comprehension(ck_checker *c, const cel_expr *e)
+static const cel_check_type *check_comprehension(cel_check_checker *c, const cel_expr *e)
 {
-    const ck_type *range = ck_check_expr(c, e->u.comp.iter_range);
+    const cel_check_type *range = cel_check_expr(c, e->u.comp.iter_range);
     if (!range)
         return NULL;
-    range = ck_resolve(&c->s, range);
-    const ck_type *v1, *v2;
+    range = cel_check_resolve(&c->s, range);
+    const cel_check_type *v1, *v2;
     bool two = e->u.comp.iter_var2 != NULL;
     if (range->kind == T_LIST) {
-        v1 = two ? ck_prim(T_INT) : range->p[0];
+        v1 = two ? cel_check_prim(T_INT) : range->p[0];
         v2 = range->p[0];
     } else if (range->kind == T_MAP) {
         v1 = range->p[0];
         v2 = range->p[1];
-    } else if (ck_is_dyn(&c->s, range)) {
-        v1 = v2 = ck_prim(T_DYN);
+    } else if (cel_check_is_dyn(&c->s, range)) {
+        v1 = v2 = cel_check_prim(T_DYN);
     } else {
-        return ck_fail(c, e->u.comp.iter_range,
-                       "expression of type '%s' cannot be range of a comprehension (must be "
-                       "list, map, or dynamic)",
-                       ck_format_arena(&c->s, range));
+        return cel_check_fail(c, e->u.comp.iter_range,
+                              "expression of type '%s' cannot be range of a comprehension (must be "
+                              "list, map, or dynamic)",
+                              cel_check_format_arena(&c->s, range));
     }
-    const ck_type *accu = ck_check_expr(c, e->u.comp.accu_init);
+    const cel_check_type *accu = cel_check_expr(c, e->u.comp.accu_init);
     if (!accu)
         return NULL;
-    const ck_local *saved = c->locals;
-    ck_local accu_l = {e->u.comp.accu_var, accu, saved};
-    ck_local it1 = {e->u.comp.iter_var, v1, &accu_l};
-    ck_local it2 = {two ? e->u.comp.iter_var2 : "", v2, &it1};
+    const cel_check_local *saved = c->locals;
+    cel_check_local accu_l = {e->u.comp.accu_var, accu, saved};
+    cel_check_local it1 = {e->u.comp.iter_var, v1, &accu_l};
+    cel_check_local it2 = {two ? e->u.comp.iter_var2 : "", v2, &it1};
     c->locals = two ? &it2 : &it1;
-    const ck_type *cond = ck_check_expr(c, e->u.comp.loop_condition);
-    if (cond && !ck_assignable(&c->s, ck_prim(T_BOOL), cond))
-        cond = ck_fail(c, e->u.comp.loop_condition, "expected type 'bool' but found '%s'",
-                       ck_format_arena(&c->s, cond));
-    const ck_type *step = cond ? ck_check_expr(c, e->u.comp.loop_step) : NULL;
-    if (step && !ck_assignable(&c->s, accu, step))
-        step = ck_fail(c, e->u.comp.loop_step, "expected type '%s' but found '%s'",
-                       ck_format_arena(&c->s, accu), ck_format_arena(&c->s, step));
+    const cel_check_type *cond = cel_check_expr(c, e->u.comp.loop_condition);
+    if (cond && !cel_check_assignable(&c->s, cel_check_prim(T_BOOL), cond))
+        cond = cel_check_fail(c, e->u.comp.loop_condition, "expected type 'bool' but found '%s'",
+                              cel_check_format_arena(&c->s, cond));
+    const cel_check_type *step = cond ? cel_check_expr(c, e->u.comp.loop_step) : NULL;
+    if (step && !cel_check_assignable(&c->s, accu, step))
+        step = cel_check_fail(c, e->u.comp.loop_step, "expected type '%s' but found '%s'",
+                              cel_check_format_arena(&c->s, accu),
+                              cel_check_format_arena(&c->s, step));
     c->locals = &accu_l;
-    const ck_type *result = step ? ck_check_expr(c, e->u.comp.result) : NULL;
+    const cel_check_type *result = step ? cel_check_expr(c, e->u.comp.result) : NULL;
     c->locals = saved;
     return result;
 }
 
-const ck_type *ck_check_expr(ck_checker *c, const cel_expr *e)
+const cel_check_type *cel_check_expr(cel_check_checker *c, const cel_expr *e)
 {
     if (!e)
-        return ck_fail(c, NULL, "malformed expression");
+        return cel_check_fail(c, NULL, "malformed expression");
     switch (e->kind) {
     case CEL_EXPR_CONST:
         return check_const(e);
@@ -349,7 +354,7 @@ const ck_type *ck_check_expr(ck_checker *c, const cel_expr *e)
     case CEL_EXPR_SELECT:
         return check_select(c, e);
     case CEL_EXPR_CALL:
-        return ck_check_call(c, e);
+        return cel_check_call(c, e);
     case CEL_EXPR_LIST:
         return check_list(c, e);
     case CEL_EXPR_MAP:
@@ -359,16 +364,16 @@ const ck_type *ck_check_expr(ck_checker *c, const cel_expr *e)
     case CEL_EXPR_COMPREHENSION:
         return check_comprehension(c, e);
     }
-    return ck_prim(T_DYN);
+    return cel_check_prim(T_DYN);
 }
 
 /* Is the whole of text[0..n) one type (parameter letters allowed)? */
-static bool valid_type(ck_checker *c, const char *text, size_t n)
+static bool valid_type(cel_check_checker *c, const char *text, size_t n)
 {
     const char *t = rp_arena_strndup(c->s.arena, text, n);
-    const ck_type *letters[26] = {0};
+    const cel_check_type *letters[26] = {0};
     size_t pos = 0;
-    if (!ck_parse_type(&c->s, t, &pos, letters))
+    if (!cel_check_parse_type(&c->s, t, &pos, letters))
         return false;
     while (t[pos] == ' ')
         pos++;
@@ -377,7 +382,8 @@ static bool valid_type(ck_checker *c, const char *text, size_t n)
 
 /* One overload of a declared function: "(string, int) -> string", or ".(int) -> bool" for a
  * receiver overload (the receiver is the first parameter). false when malformed. */
-static bool parse_overload(ck_checker *c, const char *name, const char *text, size_t n, ck_sig *out)
+static bool parse_overload(cel_check_checker *c, const char *name, const char *text, size_t n,
+                           cel_check_sig *out)
 {
     size_t i = 0;
     while (i < n && text[i] == ' ')
@@ -422,7 +428,7 @@ static bool parse_overload(ck_checker *c, const char *name, const char *text, si
 
 /* Variables get a type; a declaration whose type text has "->" declares a function instead:
  * overloads separated by ';' (see check.h). */
-static int parse_decls(ck_checker *c)
+static int parse_decls(cel_check_checker *c)
 {
     size_t nd = c->opts->n_decls, n_sigs = 0;
     c->decl_types = rp_arena_calloc(c->s.arena, (nd + 1) * sizeof *c->decl_types);
@@ -430,7 +436,7 @@ static int parse_decls(ck_checker *c)
         if (c->opts->decls[i].type && strstr(c->opts->decls[i].type, "->"))
             for (const char *t = c->opts->decls[i].type; t; t = strchr(t + 1, ';'))
                 n_sigs++;
-    ck_sig *sigs = rp_arena_calloc(c->s.arena, (n_sigs + 1) * sizeof *sigs);
+    cel_check_sig *sigs = rp_arena_calloc(c->s.arena, (n_sigs + 1) * sizeof *sigs);
     c->user_sigs = sigs;
     for (size_t i = 0; i < nd; i++) {
         const char *name = c->opts->decls[i].name ? c->opts->decls[i].name : "";
@@ -439,8 +445,9 @@ static int parse_decls(ck_checker *c)
             for (const char *t = text; *t;) {
                 size_t len = strcspn(t, ";");
                 if (!parse_overload(c, name, t, len, sigs++)) {
-                    ck_fail(c, NULL, "invalid function signature '%s' in the declaration of '%s'",
-                            text, name);
+                    cel_check_fail(c, NULL,
+                                   "invalid function signature '%s' in the declaration of '%s'",
+                                   text, name);
                     return -1;
                 }
                 t += len + (t[len] == ';');
@@ -448,11 +455,11 @@ static int parse_decls(ck_checker *c)
             continue;
         }
         size_t pos = 0;
-        const ck_type *t = ck_parse_type(&c->s, text, &pos, NULL);
+        const cel_check_type *t = cel_check_parse_type(&c->s, text, &pos, NULL);
         while (t && text[pos] == ' ')
             pos++;
         if (!t || text[pos] != '\0' || !c->opts->decls[i].name) {
-            ck_fail(c, NULL, "invalid type '%s' in the declaration of '%s'", text, name);
+            cel_check_fail(c, NULL, "invalid type '%s' in the declaration of '%s'", text, name);
             return -1;
         }
         c->decl_types[i] = t;
@@ -464,7 +471,7 @@ int cel_check(rp_arena *a, const cel_expr *root, const char *src, size_t len,
               const cel_compile_opts *opts, const char **result_type, cel_source_error *err)
 {
     static const cel_compile_opts no_opts = {0};
-    ck_checker c = {0};
+    cel_check_checker c = {0};
     c.s.arena = a;
     c.opts = opts ? opts : &no_opts;
     c.container = c.opts->container ? c.opts->container : "";
@@ -476,19 +483,19 @@ int cel_check(rp_arena *a, const cel_expr *root, const char *src, size_t len,
     if (parse_decls(&c) != 0)
         return -1;
     /* Ordinary expressions need a few hundred units per source byte at most. */
-    c.s.budget = CK_DEFAULT_BUDGET + 256 * (uint64_t)c.len;
-    const ck_type *t = ck_check_expr(&c, root);
+    c.s.budget = CEL_CHECK_DEFAULT_BUDGET + 256 * (uint64_t)c.len;
+    const cel_check_type *t = cel_check_expr(&c, root);
     if (t)
-        *result_type = ck_format_arena(&c.s, ck_substitute(&c.s, t, true));
+        *result_type = cel_check_format_arena(&c.s, cel_check_substitute(&c.s, t, true));
     if (c.s.exhausted) {
         err->message[0] = '\0'; /* whatever failed, it failed for lack of budget */
-        ck_fail(&c, root, "expression too complex to type-check");
+        cel_check_fail(&c, root, "expression too complex to type-check");
         *result_type = NULL;
         return -1;
     }
     if (!t) {
         if (err->message[0] == '\0')
-            ck_fail(&c, root, "type check failed");
+            cel_check_fail(&c, root, "type check failed");
         return -1;
     }
     return 0;

@@ -14,12 +14,12 @@
 
 #define MAX_ARGS 16
 
-static bool same_type(ck_subst *s, const ck_type *x, const ck_type *y)
+static bool same_type(cel_check_subst *s, const cel_check_type *x, const cel_check_type *y)
 {
-    if (!ck_spend(s))
+    if (!cel_check_spend(s))
         return false;
-    x = ck_resolve(s, x);
-    y = ck_resolve(s, y);
+    x = cel_check_resolve(s, x);
+    y = cel_check_resolve(s, y);
     if (x->kind != y->kind)
         return false;
     if (x->kind == T_PARAM)
@@ -35,12 +35,13 @@ static bool same_type(ck_subst *s, const ck_type *x, const ck_type *y)
 }
 
 /* "(int, string)", or "string.(int)" for a receiver call, as cel-go writes signatures. */
-static const char *format_args(ck_checker *c, const ck_type **args, uint32_t n, bool receiver)
+static const char *format_args(cel_check_checker *c, const cel_check_type **args, uint32_t n,
+                               bool receiver)
 {
     rp_buf b = {0};
     uint32_t i = 0;
     if (receiver && n > 0) {
-        ck_format(&b, &c->s, args[0]);
+        cel_check_format(&b, &c->s, args[0]);
         rp_buf_putc(&b, '.');
         i = 1;
     }
@@ -48,7 +49,7 @@ static const char *format_args(ck_checker *c, const ck_type **args, uint32_t n, 
     for (uint32_t first = i; i < n; i++) {
         if (i > first)
             rp_buf_puts(&b, ", ");
-        ck_format(&b, &c->s, args[i]);
+        cel_check_format(&b, &c->s, args[i]);
     }
     rp_buf_putc(&b, ')');
     const char *text = rp_arena_strndup(c->s.arena, b.data, b.len);
@@ -57,8 +58,8 @@ static const char *format_args(ck_checker *c, const ck_type **args, uint32_t n, 
 }
 
 /* Parses one signature's parameter list; n = count, or -1 when malformed. */
-static int parse_params(ck_checker *c, const ck_sig *sig, const ck_type **params,
-                        const ck_type **out)
+static int parse_params(cel_check_checker *c, const cel_check_sig *sig,
+                        const cel_check_type **params, const cel_check_type **out)
 {
     int n = 0;
     size_t pos = 0;
@@ -68,7 +69,7 @@ static int parse_params(ck_checker *c, const ck_sig *sig, const ck_type **params
     while (text[pos] != '\0') {
         if (n == MAX_ARGS)
             return -1;
-        out[n] = ck_parse_type(&c->s, text, &pos, params);
+        out[n] = cel_check_parse_type(&c->s, text, &pos, params);
         if (!out[n++])
             return -1;
         while (text[pos] == ' ')
@@ -81,7 +82,8 @@ static int parse_params(ck_checker *c, const ck_sig *sig, const ck_type **params
 
 /* A cheap look at a signature before it is parsed: the number of parameters and, where both
  * are fixed, the kind of each against the argument's (most overloads fail here). */
-static bool may_match(ck_checker *c, const ck_sig *sig, const ck_type **args, uint32_t nargs)
+static bool may_match(cel_check_checker *c, const cel_check_sig *sig, const cel_check_type **args,
+                      uint32_t nargs)
 {
     const char *p = sig->params;
     while (*p == ' ')
@@ -90,10 +92,10 @@ static bool may_match(ck_checker *c, const ck_sig *sig, const ck_type **args, ui
     while (*p) {
         if (i == nargs)
             return false;
-        const ck_type *arg = ck_resolve(&c->s, args[i]);
-        ck_kind want;
-        if (!ck_is_dyn(&c->s, arg) && ck_text_kind(p, &want) && want != arg->kind &&
-            !(arg->kind == T_NULL && ck_nullable(want)))
+        const cel_check_type *arg = cel_check_resolve(&c->s, args[i]);
+        cel_check_kind want;
+        if (!cel_check_is_dyn(&c->s, arg) && cel_check_text_kind(p, &want) && want != arg->kind &&
+            !(arg->kind == T_NULL && cel_check_nullable(want)))
             return false;
         int depth = 0; /* skip to the next top-level comma */
         for (; *p && (depth > 0 || *p != ','); p++)
@@ -109,144 +111,151 @@ static bool may_match(ck_checker *c, const ck_sig *sig, const ck_type **args, ui
 
 /* Tries the overloads of `name` in one table (ending with a NULL name), folding matching
  * results into *result; sets *known when the table has the name at all. */
-static void try_overloads(ck_checker *c, const ck_sig *table, const char *name, bool receiver,
-                          const ck_type **args, uint32_t nargs, const ck_type **result, bool *known)
+static void try_overloads(cel_check_checker *c, const cel_check_sig *table, const char *name,
+                          bool receiver, const cel_check_type **args, uint32_t nargs,
+                          const cel_check_type **result, bool *known)
 {
-    for (const ck_sig *sig = table; sig->name; sig++) {
+    for (const cel_check_sig *sig = table; sig->name; sig++) {
         if (strcmp(sig->name, name) != 0)
             continue;
         *known = true;
         if (sig->receiver != receiver || !may_match(c, sig, args, nargs))
             continue;
-        const ck_type *letters[26] = {0};
-        const ck_type *params[MAX_ARGS];
+        const cel_check_type *letters[26] = {0};
+        const cel_check_type *params[MAX_ARGS];
         int np = parse_params(c, sig, letters, params);
         if (np < 0 || (uint32_t)np != nargs)
             continue;
-        if (!ck_assignable_list(&c->s, params, args, np))
+        if (!cel_check_assignable_list(&c->s, params, args, np))
             continue;
         size_t pos = 0;
-        const ck_type *r = ck_parse_type(&c->s, sig->result, &pos, letters);
+        const cel_check_type *r = cel_check_parse_type(&c->s, sig->result, &pos, letters);
         if (!r)
             continue;
-        r = ck_substitute(&c->s, r, false);
+        r = cel_check_substitute(&c->s, r, false);
         if (!*result)
             *result = r;
-        else if (!ck_is_dyn(&c->s, *result) && !same_type(&c->s, *result, r))
-            *result = ck_prim(T_DYN);
+        else if (!cel_check_is_dyn(&c->s, *result) && !same_type(&c->s, *result, r))
+            *result = cel_check_prim(T_DYN);
     }
 }
 
-static bool user_function(const ck_checker *c, const char *name)
+static bool user_function(const cel_check_checker *c, const char *name)
 {
-    for (const ck_sig *sig = c->user_sigs; sig->name; sig++)
+    for (const cel_check_sig *sig = c->user_sigs; sig->name; sig++)
         if (strcmp(sig->name, name) == 0)
             return true;
     return false;
 }
 
-static const ck_type *resolve_overload(ck_checker *c, const cel_expr *e, const char *name,
-                                       bool receiver, const ck_type **args, uint32_t nargs)
+static const cel_check_type *resolve_overload(cel_check_checker *c, const cel_expr *e,
+                                              const char *name, bool receiver,
+                                              const cel_check_type **args, uint32_t nargs)
 {
-    const ck_type *result = NULL;
+    const cel_check_type *result = NULL;
     bool known = false;
-    try_overloads(c, ck_sigs, name, receiver, args, nargs, &result, &known);
+    try_overloads(c, cel_check_sigs, name, receiver, args, nargs, &result, &known);
     try_overloads(c, c->user_sigs, name, receiver, args, nargs, &result, &known);
     if (result)
         return result;
     if (!known) {
         if (cel_function_find(name, receiver))
-            return ck_prim(T_DYN);
-        return ck_fail(c, e, "undeclared reference to '%s' (in container '%s')", name,
-                       c->container);
+            return cel_check_prim(T_DYN);
+        return cel_check_fail(c, e, "undeclared reference to '%s' (in container '%s')", name,
+                              c->container);
     }
-    return ck_fail(c, e, "found no matching overload for '%s' applied to '%s'", name,
-                   format_args(c, args, nargs, receiver));
+    return cel_check_fail(c, e, "found no matching overload for '%s' applied to '%s'", name,
+                          format_args(c, args, nargs, receiver));
 }
 
-static bool is_numeric(const ck_subst *s, const ck_type *t)
+static bool is_numeric(const cel_check_subst *s, const cel_check_type *t)
 {
-    t = ck_resolve(s, t);
-    return t->kind == T_INT || t->kind == T_UINT || t->kind == T_DOUBLE || ck_is_dyn(s, t);
+    t = cel_check_resolve(s, t);
+    return t->kind == T_INT || t->kind == T_UINT || t->kind == T_DOUBLE || cel_check_is_dyn(s, t);
 }
 
 /* math.greatest / math.least: any number of numeric arguments, or one list of them. */
-static const ck_type *check_extremum(ck_checker *c, const cel_expr *e, const char *name,
-                                     const ck_type **args, uint32_t nargs)
+static const cel_check_type *check_extremum(cel_check_checker *c, const cel_expr *e,
+                                            const char *name, const cel_check_type **args,
+                                            uint32_t nargs)
 {
-    const ck_type *elems[MAX_ARGS];
+    const cel_check_type *elems[MAX_ARGS];
     uint32_t n = nargs;
     for (uint32_t i = 0; i < nargs; i++)
         elems[i] = args[i];
-    const ck_type *only = nargs == 1 ? ck_resolve(&c->s, args[0]) : NULL;
+    const cel_check_type *only = nargs == 1 ? cel_check_resolve(&c->s, args[0]) : NULL;
     if (only && only->kind == T_LIST) {
         elems[0] = only->p[0];
         n = 1;
     }
-    const ck_type *result = NULL;
+    const cel_check_type *result = NULL;
     for (uint32_t i = 0; i < n; i++) {
         if (!is_numeric(&c->s, elems[i]))
-            return ck_fail(c, e, "found no matching overload for '%s' applied to '%s'", name,
-                           format_args(c, args, nargs, false));
-        const ck_type *t = ck_resolve(&c->s, elems[i]);
+            return cel_check_fail(c, e, "found no matching overload for '%s' applied to '%s'", name,
+                                  format_args(c, args, nargs, false));
+        const cel_check_type *t = cel_check_resolve(&c->s, elems[i]);
         if (!result)
             result = t;
         else if (!same_type(&c->s, result, t))
-            result = ck_prim(T_DYN);
+            result = cel_check_prim(T_DYN);
     }
     if (!result)
-        return ck_fail(c, e, "found no matching overload for '%s' applied to '()'", name);
-    return ck_resolve(&c->s, result)->kind == T_PARAM ? ck_prim(T_DYN) : result;
+        return cel_check_fail(c, e, "found no matching overload for '%s' applied to '()'", name);
+    return cel_check_resolve(&c->s, result)->kind == T_PARAM ? cel_check_prim(T_DYN) : result;
 }
 
 /* x.?f: the field's type, made optional (an optional operand is looked inside). */
-static const ck_type *check_opt_select(ck_checker *c, const cel_expr *e, const ck_type **args)
+static const cel_check_type *check_opt_select(cel_check_checker *c, const cel_expr *e,
+                                              const cel_check_type **args)
 {
-    const ck_type *t = ck_resolve(&c->s, args[0]);
+    const cel_check_type *t = cel_check_resolve(&c->s, args[0]);
     if (t->kind == T_OPTIONAL)
-        t = ck_resolve(&c->s, t->p[0]);
-    const ck_type *field = ck_select_field(c, e, t);
+        t = cel_check_resolve(&c->s, t->p[0]);
+    const cel_check_type *field = cel_check_select_field(c, e, t);
     if (!field)
         return NULL;
-    if (ck_resolve(&c->s, field)->kind == T_OPTIONAL)
+    if (cel_check_resolve(&c->s, field)->kind == T_OPTIONAL)
         return field;
-    return ck_make(c->s.arena, T_OPTIONAL, field, NULL);
+    return cel_check_make(c->s.arena, T_OPTIONAL, field, NULL);
 }
 
-static const ck_type *check_in(ck_checker *c, const cel_expr *e, const ck_type **args)
+static const cel_check_type *check_in(cel_check_checker *c, const cel_expr *e,
+                                      const cel_check_type **args)
 {
     /* Membership uses heterogeneous equality (dyn(3) in [1.0, 3.0]), so only the container's
      * kind matters. */
-    const ck_type *r = ck_resolve(&c->s, args[1]);
-    if (r->kind == T_LIST || r->kind == T_MAP || ck_is_dyn(&c->s, r))
-        return ck_prim(T_BOOL);
-    return ck_fail(c, e, "found no matching overload for '@in' applied to '%s'",
-                   format_args(c, args, 2, false));
+    const cel_check_type *r = cel_check_resolve(&c->s, args[1]);
+    if (r->kind == T_LIST || r->kind == T_MAP || cel_check_is_dyn(&c->s, r))
+        return cel_check_prim(T_BOOL);
+    return cel_check_fail(c, e, "found no matching overload for '@in' applied to '%s'",
+                          format_args(c, args, 2, false));
 }
 
-static const ck_type *check_conditional(ck_checker *c, const cel_expr *e, const ck_type **args)
+static const cel_check_type *check_conditional(cel_check_checker *c, const cel_expr *e,
+                                               const cel_check_type **args)
 {
-    if (!ck_assignable(&c->s, ck_prim(T_BOOL), args[0]))
-        return ck_fail(c, e, "found no matching overload for '_?_:_' applied to '%s'",
-                       format_args(c, args, 3, false));
-    return ck_join(&c->s, args[1], args[2]);
+    if (!cel_check_assignable(&c->s, cel_check_prim(T_BOOL), args[0]))
+        return cel_check_fail(c, e, "found no matching overload for '_?_:_' applied to '%s'",
+                              format_args(c, args, 3, false));
+    return cel_check_join(&c->s, args[1], args[2]);
 }
 
-const ck_type *ck_check_call(ck_checker *c, const cel_expr *e)
+const cel_check_type *cel_check_call(cel_check_checker *c, const cel_expr *e)
 {
     const char *name = e->u.call.function;
     if (!name)
         name = cel_op_name(e->u.call.op);
     if (!name)
-        return ck_fail(c, e, "malformed call");
+        return cel_check_fail(c, e, "malformed call");
     const cel_expr *target = e->u.call.target;
     /* ns.f(x) where ns is not a variable: the function "ns.f" (math.abs, optional.of). */
     if (target) {
-        const char *q = ck_qualified_name(c, target);
+        const char *q = cel_check_qualified_name(c, target);
         if (q) {
             const char *full = rp_arena_sprintf(c->s.arena, "%s.%s", q[0] == '.' ? q + 1 : q, name);
-            if ((ck_sig_known(full) || user_function(c, full) || cel_function_find(full, false)) &&
-                !ck_lookup_name(c, q)) {
+            if ((cel_check_sig_known(full) || user_function(c, full) ||
+                 cel_function_find(full, false)) &&
+                !cel_check_lookup_name(c, q)) {
                 name = full;
                 target = NULL;
             }
@@ -256,23 +265,23 @@ const ck_type *ck_check_call(ck_checker *c, const cel_expr *e)
     if (nargs > MAX_ARGS) {
         /* No signature has that many parameters, but variadic functions (math.greatest)
          * accept them: check the arguments and accept the call as dyn. */
-        if (target && !ck_check_expr(c, target))
+        if (target && !cel_check_expr(c, target))
             return NULL;
         for (uint32_t i = 0; i < e->u.call.nargs; i++)
-            if (!ck_check_expr(c, e->u.call.args[i]))
+            if (!cel_check_expr(c, e->u.call.args[i]))
                 return NULL;
-        return ck_prim(T_DYN);
+        return cel_check_prim(T_DYN);
     }
-    const ck_type *args[MAX_ARGS];
+    const cel_check_type *args[MAX_ARGS];
     uint32_t k = 0;
-    if (target && !(args[k++] = ck_check_expr(c, target)))
+    if (target && !(args[k++] = cel_check_expr(c, target)))
         return NULL;
     for (uint32_t i = 0; i < e->u.call.nargs; i++)
-        if (!(args[k++] = ck_check_expr(c, e->u.call.args[i])))
+        if (!(args[k++] = cel_check_expr(c, e->u.call.args[i])))
             return NULL;
     bool global = target == NULL;
     if (global && (strcmp(name, "_==_") == 0 || strcmp(name, "_!=_") == 0) && nargs == 2)
-        return ck_prim(T_BOOL); /* heterogeneous equality: any two values compare */
+        return cel_check_prim(T_BOOL); /* heterogeneous equality: any two values compare */
     if (global && strcmp(name, "@in") == 0 && nargs == 2)
         return check_in(c, e, args);
     if (global && strcmp(name, "_?_:_") == 0 && nargs == 3)

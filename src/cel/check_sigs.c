@@ -6,7 +6,7 @@
 
 #include <string.h>
 
-const ck_sig ck_sigs[] = {
+const cel_check_sig cel_check_sigs[] = {
     {"!_", false, "bool", "bool"},
     {"-_", false, "int", "int"},
     {"-_", false, "double", "double"},
@@ -257,9 +257,9 @@ const ck_sig ck_sigs[] = {
     {"cel.@mapInsert", false, "map(K, V), map(K, V)", "map(K, V)"},
     {NULL, false, NULL, NULL}};
 
-bool ck_sig_known(const char *name)
+bool cel_check_sig_known(const char *name)
 {
-    for (const ck_sig *s = ck_sigs; s->name; s++)
+    for (const cel_check_sig *s = cel_check_sigs; s->name; s++)
         if (strcmp(s->name, name) == 0)
             return true;
     return false;

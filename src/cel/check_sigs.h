@@ -7,18 +7,18 @@
 
 /* One overload. For a receiver overload the receiver is the first parameter. Types are
  * check_types.h text; single upper-case letters are type parameters of the overload. */
-typedef struct ck_sig {
+typedef struct cel_check_sig {
     const char *name;
     bool receiver;
     const char *params; /* "int, int"; "" for none */
     const char *result;
-} ck_sig;
+} cel_check_sig;
 
 /* All overloads, terminated by an entry whose name is NULL. Overloads of one name are
  * adjacent. */
-extern const ck_sig ck_sigs[];
+extern const cel_check_sig cel_check_sigs[];
 
 /* Does any overload (either call style) have this name? */
-bool ck_sig_known(const char *name);
+bool cel_check_sig_known(const char *name);
 
 #endif

@@ -8,20 +8,21 @@
 
 #include <string.h>
 
-static const ck_type prims[] = {
+static const cel_check_type prims[] = {
     {.kind = T_DYN},   {.kind = T_ERROR},     {.kind = T_NULL},     {.kind = T_BOOL},
     {.kind = T_INT},   {.kind = T_UINT},      {.kind = T_DOUBLE},   {.kind = T_STRING},
     {.kind = T_BYTES}, {.kind = T_TIMESTAMP}, {.kind = T_DURATION},
 };
 
-const ck_type *ck_prim(ck_kind k)
+const cel_check_type *cel_check_prim(cel_check_kind k)
 {
     return (size_t)k < sizeof prims / sizeof prims[0] ? &prims[k] : &prims[T_DYN];
 }
 
-const ck_type *ck_make(rp_arena *a, ck_kind k, const ck_type *p0, const ck_type *p1)
+const cel_check_type *cel_check_make(rp_arena *a, cel_check_kind k, const cel_check_type *p0,
+                                     const cel_check_type *p1)
 {
-    ck_type *t = rp_arena_calloc(a, sizeof *t);
+    cel_check_type *t = rp_arena_calloc(a, sizeof *t);
     t->kind = k;
     t->np = k == T_MAP ? 2 : (k == T_LIST || k == T_TYPE || k == T_OPTIONAL) ? 1 : 0;
     t->p[0] = p0;
@@ -29,9 +30,10 @@ const ck_type *ck_make(rp_arena *a, ck_kind k, const ck_type *p0, const ck_type 
     return t;
 }
 
-const ck_type *ck_make_abstract(rp_arena *a, const char *name, int np, const ck_type *const *ps)
+const cel_check_type *cel_check_make_abstract(rp_arena *a, const char *name, int np,
+                                              const cel_check_type *const *ps)
 {
-    ck_type *t = rp_arena_calloc(a, sizeof *t);
+    cel_check_type *t = rp_arena_calloc(a, sizeof *t);
     t->kind = T_ABSTRACT;
     t->name = name;
     t->np = np;
@@ -40,18 +42,18 @@ const ck_type *ck_make_abstract(rp_arena *a, const char *name, int np, const ck_
     return t;
 }
 
-bool ck_spend(ck_subst *s)
+bool cel_check_spend(cel_check_subst *s)
 {
     if (s->exhausted)
         return false;
-    if (++s->work > (s->budget ? s->budget : CK_DEFAULT_BUDGET)) {
+    if (++s->work > (s->budget ? s->budget : CEL_CHECK_DEFAULT_BUDGET)) {
         s->exhausted = true;
         return false;
     }
     return true;
 }
 
-const ck_type *ck_fresh(ck_subst *s)
+const cel_check_type *cel_check_fresh(cel_check_subst *s)
 {
     if (s->n == s->cap) {
         int cap = s->cap ? s->cap * 2 : 32;
@@ -59,7 +61,7 @@ const ck_type *ck_fresh(ck_subst *s)
                                     (size_t)cap * sizeof *s->bound);
         s->cap = cap;
     }
-    ck_type *t = rp_arena_calloc(s->arena, sizeof *t);
+    cel_check_type *t = rp_arena_calloc(s->arena, sizeof *t);
     t->kind = T_PARAM;
     t->id = s->n;
     s->bound[s->n++] = NULL;
@@ -82,7 +84,7 @@ static bool is_name_char(char c)
 
 /* Protobuf well-known types: JSON values and wrappers are dynamic for this checker (a wrapper
  * is "int or null", which dyn covers without rejecting anything). */
-static const ck_type *well_known(rp_arena *a, const char *name)
+static const cel_check_type *well_known(rp_arena *a, const char *name)
 {
     static const char *const dyn_names[] = {
         "google.protobuf.Value",       "google.protobuf.Any",         "google.protobuf.BoolValue",
@@ -91,17 +93,17 @@ static const ck_type *well_known(rp_arena *a, const char *name)
         "google.protobuf.UInt32Value", "google.protobuf.UInt64Value", NULL};
     for (int i = 0; dyn_names[i]; i++)
         if (strcmp(name, dyn_names[i]) == 0)
-            return ck_prim(T_DYN);
+            return cel_check_prim(T_DYN);
     if (strcmp(name, "google.protobuf.Struct") == 0)
-        return ck_make(a, T_MAP, ck_prim(T_STRING), ck_prim(T_DYN));
+        return cel_check_make(a, T_MAP, cel_check_prim(T_STRING), cel_check_prim(T_DYN));
     if (strcmp(name, "google.protobuf.ListValue") == 0)
-        return ck_make(a, T_LIST, ck_prim(T_DYN), NULL);
+        return cel_check_make(a, T_LIST, cel_check_prim(T_DYN), NULL);
     if (strcmp(name, "google.protobuf.Timestamp") == 0)
-        return ck_prim(T_TIMESTAMP);
+        return cel_check_prim(T_TIMESTAMP);
     if (strcmp(name, "google.protobuf.Duration") == 0)
-        return ck_prim(T_DURATION);
+        return cel_check_prim(T_DURATION);
     if (strcmp(name, "google.protobuf.NullValue") == 0)
-        return ck_prim(T_NULL);
+        return cel_check_prim(T_NULL);
     return NULL;
 }
 
@@ -112,7 +114,7 @@ static bool name_is(const char *name, size_t n, const char *lit)
 
 typedef struct named_kind {
     const char *name;
-    ck_kind kind;
+    cel_check_kind kind;
     int nparams; /* parameters the kind takes (missing ones are dyn) */
 } named_kind;
 
@@ -137,7 +139,7 @@ static const named_kind named_kinds[] = {{"dyn", T_DYN, 0},
                                          {"optional", T_OPTIONAL, 1},
                                          {NULL, T_DYN, 0}};
 
-bool ck_text_kind(const char *text, ck_kind *kind)
+bool cel_check_text_kind(const char *text, cel_check_kind *kind)
 {
     size_t n = 0;
     while (is_name_char(text[n]))
@@ -158,7 +160,8 @@ bool ck_text_kind(const char *text, ck_kind *kind)
     return false;
 }
 
-const ck_type *ck_parse_type(ck_subst *s, const char *text, size_t *pos, const ck_type **params)
+const cel_check_type *cel_check_parse_type(cel_check_subst *s, const char *text, size_t *pos,
+                                           const cel_check_type **params)
 {
     skip_space(text, pos);
     size_t start = *pos;
@@ -168,15 +171,15 @@ const ck_type *ck_parse_type(ck_subst *s, const char *text, size_t *pos, const c
     if (n == 0)
         return NULL;
     const char *name = text + start; /* not terminated: compared with name_is */
-    const ck_type *args[CK_MAX_PARAMS] = {NULL};
+    const cel_check_type *args[CEL_CHECK_MAX_PARAMS] = {NULL};
     int nargs = 0;
     skip_space(text, pos);
     if (text[*pos] == '(') {
         (*pos)++;
         for (;;) {
-            if (nargs == CK_MAX_PARAMS)
+            if (nargs == CEL_CHECK_MAX_PARAMS)
                 return NULL;
-            args[nargs] = ck_parse_type(s, text, pos, params);
+            args[nargs] = cel_check_parse_type(s, text, pos, params);
             if (!args[nargs++])
                 return NULL;
             skip_space(text, pos);
@@ -191,9 +194,9 @@ const ck_type *ck_parse_type(ck_subst *s, const char *text, size_t *pos, const c
         }
     }
     if (params && n == 1 && name[0] >= 'A' && name[0] <= 'Z') {
-        const ck_type **slot = &params[name[0] - 'A'];
+        const cel_check_type **slot = &params[name[0] - 'A'];
         if (!*slot)
-            *slot = ck_fresh(s);
+            *slot = cel_check_fresh(s);
         return nargs ? NULL : *slot;
     }
     for (const named_kind *k = named_kinds; k->name; k++) {
@@ -202,28 +205,28 @@ const ck_type *ck_parse_type(ck_subst *s, const char *text, size_t *pos, const c
         if (nargs > k->nparams || (nargs != 0 && nargs != k->nparams))
             return NULL;
         if (k->nparams == 0)
-            return ck_prim(k->kind);
-        return ck_make(s->arena, k->kind, args[0] ? args[0] : ck_prim(T_DYN),
-                       k->nparams == 2 ? (args[1] ? args[1] : ck_prim(T_DYN)) : NULL);
+            return cel_check_prim(k->kind);
+        return cel_check_make(s->arena, k->kind, args[0] ? args[0] : cel_check_prim(T_DYN),
+                              k->nparams == 2 ? (args[1] ? args[1] : cel_check_prim(T_DYN)) : NULL);
     }
     char *full = rp_arena_strndup(s->arena, name, n);
     if (nargs) /* tuple(A, B): an abstract type of a declared function */
-        return ck_make_abstract(s->arena, full, nargs, args);
-    const ck_type *wk = well_known(s->arena, full);
+        return cel_check_make_abstract(s->arena, full, nargs, args);
+    const cel_check_type *wk = well_known(s->arena, full);
     if (wk)
         return wk;
-    ck_type *m = (ck_type *)ck_make(s->arena, T_MESSAGE, NULL, NULL);
+    cel_check_type *m = (cel_check_type *)cel_check_make(s->arena, T_MESSAGE, NULL, NULL);
     m->name = full;
     return m;
 }
 
-void ck_format(rp_buf *out, ck_subst *s, const ck_type *t)
+void cel_check_format(rp_buf *out, cel_check_subst *s, const cel_check_type *t)
 {
-    if (!ck_spend(s)) {
+    if (!cel_check_spend(s)) {
         rp_buf_puts(out, "...");
         return;
     }
-    t = ck_resolve(s, t);
+    t = cel_check_resolve(s, t);
     static const char *const names[] = {"dyn",
                                         "*error*",
                                         "null_type",
@@ -267,15 +270,15 @@ void ck_format(rp_buf *out, ck_subst *s, const ck_type *t)
     for (int i = 0; i < t->np; i++) {
         if (i)
             rp_buf_puts(out, ", ");
-        ck_format(out, s, t->p[i]);
+        cel_check_format(out, s, t->p[i]);
     }
     rp_buf_putc(out, ')');
 }
 
-const char *ck_format_arena(ck_subst *s, const ck_type *t)
+const char *cel_check_format_arena(cel_check_subst *s, const cel_check_type *t)
 {
     rp_buf b = {0};
-    ck_format(&b, s, t);
+    cel_check_format(&b, s, t);
     char *text = rp_arena_strndup(s->arena, b.data ? b.data : "", b.len);
     rp_buf_free(&b);
     return text;
@@ -283,7 +286,7 @@ const char *ck_format_arena(ck_subst *s, const ck_type *t)
 
 /* ---- substitution ---- */
 
-const ck_type *ck_resolve(const ck_subst *s, const ck_type *t)
+const cel_check_type *cel_check_resolve(const cel_check_subst *s, const cel_check_type *t)
 {
     /* Bindings never form a cycle (bind() checks), so this terminates. */
     while (t->kind == T_PARAM && t->id < s->n && s->bound[t->id])
@@ -291,40 +294,41 @@ const ck_type *ck_resolve(const ck_subst *s, const ck_type *t)
     return t;
 }
 
-const ck_type *ck_substitute(ck_subst *s, const ck_type *t, bool dyn_free)
+const cel_check_type *cel_check_substitute(cel_check_subst *s, const cel_check_type *t,
+                                           bool dyn_free)
 {
-    if (!ck_spend(s))
-        return ck_prim(T_DYN);
-    t = ck_resolve(s, t);
+    if (!cel_check_spend(s))
+        return cel_check_prim(T_DYN);
+    t = cel_check_resolve(s, t);
     if (t->kind == T_PARAM)
-        return dyn_free ? ck_prim(T_DYN) : t;
+        return dyn_free ? cel_check_prim(T_DYN) : t;
     if (t->np == 0)
         return t;
-    ck_type copy = *t;
+    cel_check_type copy = *t;
     bool changed = false;
     for (int i = 0; i < t->np; i++) {
-        copy.p[i] = ck_substitute(s, t->p[i], dyn_free);
+        copy.p[i] = cel_check_substitute(s, t->p[i], dyn_free);
         changed = changed || copy.p[i] != t->p[i];
     }
     if (!changed)
         return t;
-    ck_type *out = rp_arena_alloc(s->arena, sizeof *out);
+    cel_check_type *out = rp_arena_alloc(s->arena, sizeof *out);
     *out = copy;
     return out;
 }
 
-bool ck_is_dyn(const ck_subst *s, const ck_type *t)
+bool cel_check_is_dyn(const cel_check_subst *s, const cel_check_type *t)
 {
-    t = ck_resolve(s, t);
+    t = cel_check_resolve(s, t);
     return t->kind == T_DYN || t->kind == T_ERROR || t->kind == T_PARAM;
 }
 
 /* Does parameter `id` occur in t (after bindings)? Binding it there would make a cycle. */
-static bool occurs(ck_subst *s, int id, const ck_type *t)
+static bool occurs(cel_check_subst *s, int id, const cel_check_type *t)
 {
-    if (!ck_spend(s))
+    if (!cel_check_spend(s))
         return true; /* refuse the binding */
-    t = ck_resolve(s, t);
+    t = cel_check_resolve(s, t);
     if (t->kind == T_PARAM)
         return t->id == id;
     for (int i = 0; i < t->np; i++)
@@ -333,11 +337,11 @@ static bool occurs(ck_subst *s, int id, const ck_type *t)
     return false;
 }
 
-static bool bind(ck_subst *s, const ck_type *param, const ck_type *to)
+static bool bind(cel_check_subst *s, const cel_check_type *param, const cel_check_type *to)
 {
     if (occurs(s, param->id, to)) {
         /* Binding a parameter to itself is a no-op; to a type containing it, a failure. */
-        return ck_resolve(s, to)->kind == T_PARAM;
+        return cel_check_resolve(s, to)->kind == T_PARAM;
     }
     if (s->trail_n == s->trail_cap) {
         int cap = s->trail_cap ? s->trail_cap * 2 : 32;
@@ -354,21 +358,21 @@ static bool bind(ck_subst *s, const ck_type *param, const ck_type *to)
 
 /* Kinds null may stand for (cel-go's legacy nullable types: messages, timestamps, durations,
  * and abstract types such as optional). */
-bool ck_nullable(ck_kind k)
+bool cel_check_nullable(cel_check_kind k)
 {
     return k == T_NULL || k == T_MESSAGE || k == T_TIMESTAMP || k == T_DURATION || k == T_OPTIONAL;
 }
 
 /* cel-go's isEqualOrLessSpecific: is t1 at least as general as t2? */
-static bool less_specific(ck_subst *s, const ck_type *t1, const ck_type *t2)
+static bool less_specific(cel_check_subst *s, const cel_check_type *t1, const cel_check_type *t2)
 {
-    if (!ck_spend(s))
+    if (!cel_check_spend(s))
         return true;
     if (t1->kind == T_DYN || t1->kind == T_PARAM || t1->kind == T_ERROR)
         return true;
     if (t2->kind == T_DYN || t2->kind == T_PARAM || t2->kind == T_ERROR)
         return false;
-    if (t2->kind == T_NULL && ck_nullable(t1->kind))
+    if (t2->kind == T_NULL && cel_check_nullable(t1->kind))
         return true; /* [msg, null] is a list of msg */
     if (t1->kind != t2->kind || t1->np != t2->np)
         return false;
@@ -378,19 +382,20 @@ static bool less_specific(ck_subst *s, const ck_type *t1, const ck_type *t2)
     return true;
 }
 
-static const ck_type *most_general(ck_subst *s, const ck_type *t1, const ck_type *t2)
+static const cel_check_type *most_general(cel_check_subst *s, const cel_check_type *t1,
+                                          const cel_check_type *t2)
 {
     return less_specific(s, t1, t2) ? t1 : t2;
 }
 
-static bool assign(ck_subst *s, const ck_type *t1, const ck_type *t2)
+static bool assign(cel_check_subst *s, const cel_check_type *t1, const cel_check_type *t2)
 {
-    if (!ck_spend(s))
+    if (!cel_check_spend(s))
         return false;
     if (t1 == t2)
         return true;
     if (t1->kind == T_PARAM) {
-        const ck_type *sub = t1->id < s->n ? s->bound[t1->id] : NULL;
+        const cel_check_type *sub = t1->id < s->n ? s->bound[t1->id] : NULL;
         if (sub) {
             if (!assign(s, sub, t2))
                 return false;
@@ -399,7 +404,7 @@ static bool assign(ck_subst *s, const ck_type *t1, const ck_type *t2)
         return bind(s, t1, t2);
     }
     if (t2->kind == T_PARAM) {
-        const ck_type *sub = t2->id < s->n ? s->bound[t2->id] : NULL;
+        const cel_check_type *sub = t2->id < s->n ? s->bound[t2->id] : NULL;
         if (sub) {
             if (!assign(s, t1, sub))
                 return false;
@@ -410,7 +415,7 @@ static bool assign(ck_subst *s, const ck_type *t1, const ck_type *t2)
     if (t1->kind == T_DYN || t1->kind == T_ERROR || t2->kind == T_DYN || t2->kind == T_ERROR)
         return true;
     if (t2->kind == T_NULL)
-        return ck_nullable(t1->kind);
+        return cel_check_nullable(t1->kind);
     if (t1->kind != t2->kind)
         return false;
     if (t1->kind == T_MESSAGE)
@@ -423,8 +428,8 @@ static bool assign(ck_subst *s, const ck_type *t1, const ck_type *t2)
     return true;
 }
 
-bool ck_assignable_list(ck_subst *s, const ck_type *const *expected, const ck_type *const *actual,
-                        int n)
+bool cel_check_assignable_list(cel_check_subst *s, const cel_check_type *const *expected,
+                               const cel_check_type *const *actual, int n)
 {
     int mark = s->trail_n;
     int i = 0;
@@ -439,16 +444,18 @@ bool ck_assignable_list(ck_subst *s, const ck_type *const *expected, const ck_ty
     return i == n;
 }
 
-bool ck_assignable(ck_subst *s, const ck_type *expected, const ck_type *actual)
+bool cel_check_assignable(cel_check_subst *s, const cel_check_type *expected,
+                          const cel_check_type *actual)
 {
-    return ck_assignable_list(s, &expected, &actual, 1);
+    return cel_check_assignable_list(s, &expected, &actual, 1);
 }
 
-const ck_type *ck_join(ck_subst *s, const ck_type *prev, const ck_type *cur)
+const cel_check_type *cel_check_join(cel_check_subst *s, const cel_check_type *prev,
+                                     const cel_check_type *cur)
 {
     if (!prev)
         return cur;
-    if (ck_assignable(s, prev, cur))
+    if (cel_check_assignable(s, prev, cur))
         return most_general(s, prev, cur);
-    return ck_prim(T_DYN);
+    return cel_check_prim(T_DYN);
 }

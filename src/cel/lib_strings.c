@@ -180,12 +180,12 @@ static void *matches_prepare(const cel_value *args, const bool *is_const, uint32
     if (nargs != 2 || !is_const[1] || !is_str(&args[1]))
         return NULL;
     char err[256];
-    return cel_regex_compile(args[1].v.s, args[1].len, err, sizeof err);
+    return rp_regex_compile(args[1].v.s, args[1].len, err, sizeof err);
 }
 
 static void matches_release(void *prepared)
 {
-    cel_regex_free(prepared);
+    rp_regex_free(prepared);
 }
 
 static cel_value fn_matches(cel_call *call, const cel_value *args, uint32_t nargs)
@@ -194,16 +194,16 @@ static cel_value fn_matches(cel_call *call, const cel_value *args, uint32_t narg
         return no_overload(call, "matches", args, nargs);
     call->work += args[0].len;
     char err[256];
-    const cel_regex *re = call->prepared;
-    cel_regex *own = NULL;
+    const rp_regex *re = call->prepared;
+    rp_regex *own = NULL;
     if (!re) {
-        own = cel_regex_compile_once(args[1].v.s, args[1].len, err, sizeof err);
+        own = rp_regex_compile_once(args[1].v.s, args[1].len, err, sizeof err);
         if (!own)
             return cel_error_new(call->arena, "%s", err);
         re = own;
     }
-    int rc = cel_regex_search(re, args[0].v.s, args[0].len, call->arena, err, sizeof err);
-    cel_regex_free(own);
+    int rc = rp_regex_search(re, args[0].v.s, args[0].len, call->arena, err, sizeof err);
+    rp_regex_free(own);
     if (rc < 0)
         return cel_error_new(call->arena, "%s", err);
     return cel_bool(rc == 1);

@@ -209,7 +209,7 @@ static bool check_command(const char *command, rp_buf *note, rp_buf *why)
 {
     rp_arena arena = {0};
     size_t n;
-    const char *const *words = rp_splice_command_words(&arena, command, &n);
+    const char *const *words = rp_install_splice_command_words(&arena, command, &n);
     bool ok;
     if (words == NULL && command[strspn(command, " \t\n")] != '\0') {
         rp_buf_puts(why, "the hook command cannot be read as sh reads it (an unclosed quote?)");
@@ -233,11 +233,11 @@ static bool all_events(const rp_install_target *t, const rp_buf *text, rp_buf *w
 {
     bool all = true;
     for (size_t i = 0; i < t->n_events; i++) {
-        rp_splice_spec one = rp_install_spec(t, "");
+        rp_install_splice_spec one = rp_install_spec(t, "");
         one.events = &t->events[i];
         one.n_events = 1;
-        rp_splice_error err;
-        if (rp_splice_find_ours(text->data, text->len, &one, ignore, NULL, &err) <= 0) {
+        rp_install_splice_error err;
+        if (rp_install_splice_find_ours(text->data, text->len, &one, ignore, NULL, &err) <= 0) {
             rp_buf_printf(why, "%s%s", all ? "no rampart hook for " : ", ", t->events[i].name);
             all = false;
         }
@@ -255,7 +255,7 @@ static bool doctor_host(const rp_install_target *t, const char *base, bool proje
     rp_install_path(t, project, base, &path);
     show_path(&shown, path.data);
     bool fine = true;
-    int have = rp_cli_read_file(path.data, &text);
+    int have = rp_install_read_file(path.data, &text);
     if (have < 0) {
         printf("%s: BROKEN: %s: %s\n", t->host, shown.data, strerror(errno));
         fine = false;
@@ -277,8 +277,8 @@ static bool doctor_host(const rp_install_target *t, const char *base, bool proje
                 fine = false;
             } else if (check_words(argv, argc, &note, &why)) {
                 rp_buf off = {0}, caveat = {0};
-                rp_cli_host_offswitch(t->host, project, path.data, text.data, text.len, &off,
-                                      &caveat);
+                rp_install_offswitch(t->host, project, path.data, text.data, text.len, &off,
+                                     &caveat);
                 /* A file that does not import is not even logged by opencode: any byte that
                  * differs from what install writes is worth a word. */
                 rp_buf want = {0};
@@ -308,10 +308,10 @@ static bool doctor_host(const rp_install_target *t, const char *base, bool proje
             rp_arena_free(&arena);
         }
     } else {
-        rp_splice_spec spec = rp_install_spec(t, "");
-        rp_splice_error err;
+        rp_install_splice_spec spec = rp_install_spec(t, "");
+        rp_install_splice_error err;
         commands cmds = {0};
-        int n = rp_splice_find_ours(text.data, text.len, &spec, collect, &cmds, &err);
+        int n = rp_install_splice_find_ours(text.data, text.len, &spec, collect, &cmds, &err);
         if (n < 0) {
             printf("%s: BROKEN: %s:%d:%d: %s\n", t->host, shown.data, err.line, err.col, err.msg);
             fine = false;
@@ -328,8 +328,8 @@ static bool doctor_host(const rp_install_target *t, const char *base, bool proje
             rp_buf off = {0}, caveat = {0};
             if (fine) {
                 /* The hook is right; does the host run it? */
-                rp_cli_host_offswitch(t->host, project, path.data, text.data, text.len, &off,
-                                      &caveat);
+                rp_install_offswitch(t->host, project, path.data, text.data, text.len, &off,
+                                     &caveat);
             }
             if (!fine) {
                 printf("%s: BROKEN: %s (hook in %s)\n", t->host, why.data, shown.data);

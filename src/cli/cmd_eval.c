@@ -50,7 +50,7 @@ typedef struct eval_options {
     const char *params;
     bool stateless;
     const char *state_dir;
-    rp_on_ask on_ask;
+    rp_session_on_ask on_ask;
     const char *input; /* NULL or "-" = stdin */
 } eval_options;
 
@@ -73,14 +73,14 @@ static void eval_warn(void *self, const char *policy, const char *message)
     fprintf(stderr, "rampart eval: warning: %s: %s\n", policy, message);
 }
 
-static int parse_on_ask(const char *text, rp_on_ask *out)
+static int parse_on_ask(const char *text, rp_session_on_ask *out)
 {
     if (strcmp(text, "report") == 0) {
-        *out = RP_ON_ASK_REPORT;
+        *out = RP_SESSION_ON_ASK_REPORT;
     } else if (strcmp(text, "approve") == 0) {
-        *out = RP_ON_ASK_APPROVE;
+        *out = RP_SESSION_ON_ASK_APPROVE;
     } else if (strcmp(text, "decline") == 0) {
-        *out = RP_ON_ASK_DECLINE;
+        *out = RP_SESSION_ON_ASK_DECLINE;
     } else {
         return -1;
     }
@@ -307,7 +307,7 @@ static int eval_run(int argc, char **argv)
      * at the first usage an llm_response reports). */
     rp_session_needs needs;
     rp_session_needs_of(cfg, &needs);
-    rp_pricing_once prices = {.config_pricing = cfg->pricing};
+    rp_cost_pricing_once prices = {.config_pricing = cfg->pricing};
     opts.needs = &needs;
     opts.pricing = &prices;
     eval_trust trust = {.probe = &probe, .store = store};
@@ -315,7 +315,7 @@ static int eval_run(int argc, char **argv)
     opts.trust_self = &trust;
     opts.warn = eval_warn;
     status = eval_stream(cfg, &opts, in ? in : stdin, in_name);
-    rp_pricing_once_free(&prices);
+    rp_cost_pricing_once_free(&prices);
     if (store_failed)
         status = RP_EXIT_FAIL;
     /* Retention runs after the answers are out, so it never delays a decision; 0 keeps all. */

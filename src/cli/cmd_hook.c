@@ -23,7 +23,7 @@ static const char hook_usage[] =
     "blocked by an error. RAMPART_NOW (RFC 3339) fixes the clock.\n";
 
 typedef struct hook_args {
-    const rp_host_adapter *host;
+    const rp_hook_adapter *host;
     rp_config_file *configs;
     size_t n_configs;
     const char *state_dir;
@@ -52,7 +52,7 @@ static int parse_args(int argc, char **argv, hook_args *o)
         } else if (arg[0] == '-') {
             return rp_cli_usage_error(cmd, "unknown option '%s'", arg);
         } else if (o->host == NULL) {
-            o->host = rp_host_find(arg);
+            o->host = rp_hook_host_find(arg);
             if (o->host == NULL)
                 return rp_cli_usage_error(cmd,
                                           "unknown host '%s' (known: claude-code, codex, cursor, "

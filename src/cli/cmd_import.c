@@ -181,17 +181,17 @@ static int import_claude_code(const char *file_arg, const char *root_arg)
         root = settings_root(path);
     }
 
-    rp_claude_options opts = {.root = root, .source = name};
-    rp_claude_result r;
+    rp_install_claude_options opts = {.root = root, .source = name};
+    rp_install_claude_result r;
     int status = RP_EXIT_OK;
-    if (rp_claude_import(&a, settings, &opts, &r) != 0) {
+    if (rp_install_claude_import(&a, settings, &opts, &r) != 0) {
         fprintf(stderr, "rampart %s: %s: not Claude Code settings: %s\n", cmd->name, name, r.error);
         status = RP_EXIT_USAGE;
     } else {
         fputs(r.yaml, stdout);
         fflush(stdout);
         for (size_t i = 0; i < r.n_skipped; i++) {
-            const rp_claude_skip *s = &r.skipped[i];
+            const rp_install_claude_skip *s = &r.skipped[i];
             fprintf(stderr, "rampart %s: not translated: %s", cmd->name, s->where);
             if (s->rule) {
                 fputc(' ', stderr);

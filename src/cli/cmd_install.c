@@ -264,8 +264,8 @@ static void warn_offswitch(const rp_install_target *t, const install_args *a, co
                            const rp_buf *text, const char *prog)
 {
     rp_buf off = {0}, caveat = {0};
-    rp_cli_host_offswitch(t->host, a->project, path, text->data ? text->data : "", text->len, &off,
-                          &caveat);
+    rp_install_offswitch(t->host, a->project, path, text->data ? text->data : "", text->len, &off,
+                         &caveat);
     if (off.len) {
         fprintf(stderr, "%s: warning: %s: the hook is installed but will not run: %s\n", prog,
                 t->host, off.data);
@@ -333,10 +333,10 @@ static void count_only(void *self, const char *command)
  * it with a version that has our entries in it. */
 static bool has_ours(const rp_install_target *t, const rp_buf *text)
 {
-    rp_splice_spec spec = rp_install_spec(t, "");
-    rp_splice_error err;
-    return rp_splice_find_ours(text->data ? text->data : "", text->len, &spec, count_only, NULL,
-                               &err) > 0;
+    rp_install_splice_spec spec = rp_install_spec(t, "");
+    rp_install_splice_error err;
+    return rp_install_splice_find_ours(text->data ? text->data : "", text->len, &spec, count_only,
+                                       NULL, &err) > 0;
 }
 
 static int install_settings(const rp_install_target *t, const install_args *a, const char *cmd,
@@ -353,18 +353,19 @@ static int install_settings(const rp_install_target *t, const install_args *a, c
         free(real);
         return RP_EXIT_FAIL;
     }
-    rp_splice_spec spec = rp_install_spec(t, cmd);
-    rp_splice_error err;
-    rp_splice_status st = rp_splice_install(old.data ? old.data : "", old.len, &spec, &out, &err);
+    rp_install_splice_spec spec = rp_install_spec(t, cmd);
+    rp_install_splice_error err;
+    rp_install_splice_status st =
+        rp_install_splice_install(old.data ? old.data : "", old.len, &spec, &out, &err);
     int rc = RP_EXIT_OK;
     char *bak = backup_path(path);
-    if (st == RP_SPLICE_ERROR) {
+    if (st == RP_INSTALL_SPLICE_ERROR) {
         fprintf(stderr, "%s: %s:%d:%d: %s (file left unchanged)\n", prog, path, err.line, err.col,
                 err.msg);
         rc = RP_EXIT_FAIL;
     } else if (a->dry_run) {
         fwrite(out.data, 1, out.len, stdout);
-    } else if (st == RP_SPLICE_UNCHANGED) {
+    } else if (st == RP_INSTALL_SPLICE_UNCHANGED) {
         printf("%s: already installed (%s)\n", t->host, path);
         warn_offswitch(t, a, path, &old, prog);
     } else if (check_backup(bak, prog) < 0) {
@@ -501,11 +502,11 @@ static int uninstall_extension(const rp_install_target *t, const install_args *a
 }
 
 /* Whether text is exactly what install writes into a missing file (uninstall then deletes it). */
-static bool created_by_install(const rp_splice_spec *spec, const rp_buf *text)
+static bool created_by_install(const rp_install_splice_spec *spec, const rp_buf *text)
 {
     rp_buf fresh = {0};
-    rp_splice_error err;
-    rp_splice_install("", 0, spec, &fresh, &err);
+    rp_install_splice_error err;
+    rp_install_splice_install("", 0, spec, &fresh, &err);
     bool same = fresh.len == text->len && memcmp(fresh.data, text->data, text->len) == 0;
     rp_buf_free(&fresh);
     return same;
@@ -556,29 +557,30 @@ static int uninstall_settings(const rp_install_target *t, const install_args *a,
     /* Removal takes any handler running `rampart hook HOST`; the command install wrote (found
      * in the file) lets the backup be checked: if installing into it gives this file, the
      * backup is the exact original. Without a backup the original may have been no file. */
-    rp_splice_spec spec = rp_install_spec(t, "");
-    rp_splice_error err;
-    int n = rp_splice_find_ours(old.data, old.len, &spec, first_command, &ours, &err);
+    rp_install_splice_spec spec = rp_install_spec(t, "");
+    rp_install_splice_error err;
+    int n = rp_install_splice_find_ours(old.data, old.len, &spec, first_command, &ours, &err);
     spec.command = ours.data ? ours.data : "";
-    rp_splice_status st = RP_SPLICE_ERROR;
+    rp_install_splice_status st = RP_INSTALL_SPLICE_ERROR;
     bool delete_file = false;
     /* A backup with entries of ours in it is not the original (written by an older version,
      * or by hand): only a clean one is restored. */
     bool usable_bak = have_bak > 0 && !has_ours(t, &bak);
     if (n > 0 && usable_bak) {
-        st = rp_splice_uninstall_exact(old.data, old.len, bak.data, bak.len, &spec, &out, &err);
+        st = rp_install_splice_uninstall_exact(old.data, old.len, bak.data, bak.len, &spec, &out,
+                                               &err);
     } else if (n > 0 && created_by_install(&spec, &old)) {
-        st = RP_SPLICE_CHANGED;
+        st = RP_INSTALL_SPLICE_CHANGED;
         delete_file = true;
     } else if (n >= 0) {
-        st = rp_splice_uninstall(old.data, old.len, &spec, &out, &err);
+        st = rp_install_splice_uninstall(old.data, old.len, &spec, &out, &err);
     }
     int rc = RP_EXIT_OK;
-    if (st == RP_SPLICE_ERROR) {
+    if (st == RP_INSTALL_SPLICE_ERROR) {
         fprintf(stderr, "%s: %s:%d:%d: %s (file left unchanged)\n", prog, path, err.line, err.col,
                 err.msg);
         rc = RP_EXIT_FAIL;
-    } else if (st == RP_SPLICE_UNCHANGED) {
+    } else if (st == RP_INSTALL_SPLICE_UNCHANGED) {
         printf("%s: not installed (%s)\n", t->host, path);
     } else if (a->dry_run) {
         if (delete_file) {
@@ -598,7 +600,7 @@ static int uninstall_settings(const rp_install_target *t, const install_args *a,
     } else {
         printf("%s: removed from %s\n", t->host, path);
     }
-    if (rc == RP_EXIT_OK && !a->dry_run && st == RP_SPLICE_CHANGED && have_bak > 0) {
+    if (rc == RP_EXIT_OK && !a->dry_run && st == RP_INSTALL_SPLICE_CHANGED && have_bak > 0) {
         unlink(bpath); /* the file is back to what the backup held (or the backup was stale) */
     }
     free(bpath);

@@ -103,20 +103,20 @@ static const char *money(char *buf, size_t size, double usd)
 }
 
 /* Days between the shipped table's date and now, or INT64_MIN when the date is unreadable. */
-static int64_t age_days(const rp_pricing *p)
+static int64_t age_days(const rp_cost_pricing *p)
 {
     int64_t day;
-    if (rp_pricing_date_days(rp_pricing_updated(p), &day) != 0)
+    if (rp_cost_pricing_date_days(rp_cost_pricing_updated(p), &day) != 0)
         return INT64_MIN;
     int64_t now = rp_now_us() / 1000000;
     int64_t today = now >= 0 ? now / 86400 : -((-now + 86399) / 86400);
     return today - day;
 }
 
-static void print_header(const rp_pricing *p)
+static void print_header(const rp_cost_pricing *p)
 {
     int64_t age = age_days(p);
-    const char *updated = rp_pricing_updated(p);
+    const char *updated = rp_cost_pricing_updated(p);
     if (age == INT64_MIN)
         printf("# shipped prices: update date unknown\n");
     else if (age < 0)
@@ -127,10 +127,10 @@ static void print_header(const rp_pricing *p)
                (long long)age, age == 1 ? "" : "s");
 }
 
-static void print_table(const rp_pricing *p)
+static void print_table(const rp_cost_pricing *p)
 {
     size_t n;
-    const rp_price *e = rp_pricing_entries(p, &n);
+    const rp_cost_price *e = rp_cost_pricing_entries(p, &n);
     size_t w = strlen("MODEL");
     bool any_config = false;
     for (size_t i = 0; i < n; i++) {
@@ -153,7 +153,7 @@ static void print_table(const rp_pricing *p)
         printf("# * set by the configuration (replaces a shipped price or adds a model)\n");
 }
 
-static void json_price(rp_buf *out, const rp_price *e)
+static void json_price(rp_buf *out, const rp_cost_price *e)
 {
     rp_buf_puts(out, "{\"model\":");
     rp_json_write_string(out, e->model, strlen(e->model));
@@ -182,9 +182,9 @@ static void json_price(rp_buf *out, const rp_price *e)
     rp_buf_printf(out, ",\"from_config\":%s}", e->from_config ? "true" : "false");
 }
 
-static void json_head(rp_buf *out, const rp_pricing *p)
+static void json_head(rp_buf *out, const rp_cost_pricing *p)
 {
-    const char *updated = rp_pricing_updated(p);
+    const char *updated = rp_cost_pricing_updated(p);
     int64_t age = age_days(p);
     rp_buf_puts(out, "{\"updated\":");
     rp_json_write_string(out, updated ? updated : "", updated ? strlen(updated) : 0);
@@ -192,17 +192,17 @@ static void json_head(rp_buf *out, const rp_pricing *p)
         rp_buf_puts(out, ",\"age_days\":null");
     else
         rp_buf_printf(out, ",\"age_days\":%lld", (long long)age);
-    const char *note = rp_pricing_note(p);
+    const char *note = rp_cost_pricing_note(p);
     if (note) {
         rp_buf_puts(out, ",\"note\":");
         rp_json_write_string(out, note, strlen(note));
     }
 }
 
-static void json_table(rp_buf *out, const rp_pricing *p)
+static void json_table(rp_buf *out, const rp_cost_pricing *p)
 {
     size_t n;
-    const rp_price *e = rp_pricing_entries(p, &n);
+    const rp_cost_price *e = rp_cost_pricing_entries(p, &n);
     json_head(out, p);
     rp_buf_puts(out, ",\"models\":[");
     for (size_t i = 0; i < n; i++) {
@@ -214,7 +214,7 @@ static void json_table(rp_buf *out, const rp_pricing *p)
 }
 
 /* Resolves every MODEL; returns how many are unpriced. */
-static size_t resolve_models(const rp_pricing *p, const pricing_options *o, rp_buf *out)
+static size_t resolve_models(const rp_cost_pricing *p, const pricing_options *o, rp_buf *out)
 {
     size_t unpriced = 0;
     if (o->json) {
@@ -223,7 +223,7 @@ static size_t resolve_models(const rp_pricing *p, const pricing_options *o, rp_b
     }
     for (size_t i = 0; i < o->n_models; i++) {
         const char *id = o->models[i];
-        const rp_price *e = rp_pricing_find(p, id);
+        const rp_cost_price *e = rp_cost_pricing_find(p, id);
         unpriced += e == NULL;
         if (o->json) {
             rp_buf_puts(out, i ? ",{\"id\":" : "{\"id\":");
@@ -264,7 +264,7 @@ static int pricing_main(const pricing_options *o)
     rp_arena a;
     rp_arena_init(&a, 64 * 1024);
     char err[512] = "";
-    rp_pricing *p = rp_pricing_build(&a, cfg->pricing, err, sizeof err);
+    rp_cost_pricing *p = rp_cost_pricing_build(&a, cfg->pricing, err, sizeof err);
     int status = RP_EXIT_OK;
     if (!p) {
         fprintf(stderr, "rampart pricing: %s\n", err);

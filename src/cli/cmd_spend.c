@@ -82,14 +82,14 @@ static int parse_args(int argc, char **argv, spend_args *o, bool *done)
             }
             o->session = v;
         } else if ((m = rp_cli_flag_value(argc, argv, &i, "--period", NULL, &v)) != 0) {
-            rp_period p;
-            if (m < 0 || rp_period_parse(v, &p) != 0) {
+            rp_cost_period p;
+            if (m < 0 || rp_cost_period_parse(v, &p) != 0) {
                 return rp_cli_usage_error(cmd, "--period must be day, week, month, quarter or "
                                                "year");
             }
             o->period = v;
         } else if ((m = rp_cli_flag_value(argc, argv, &i, "--by", NULL, &v)) != 0) {
-            if (m < 0 || rp_spend_group_parse(v, &o->group) != 0) {
+            if (m < 0 || rp_cli_spend_group_parse(v, &o->group) != 0) {
                 return rp_cli_usage_error(cmd, "--by must be model, user, day, session or source");
             }
         } else if ((m = rp_cli_flag_value(argc, argv, &i, "--state-dir", NULL, &v)) != 0) {
@@ -139,17 +139,17 @@ static int spend_run(int argc, char **argv)
         return RP_EXIT_USAGE;
     }
 
-    char first[RP_DAY_KEY_SIZE], last[RP_DAY_KEY_SIZE];
+    char first[RP_COST_DAY_KEY_SIZE], last[RP_COST_DAY_KEY_SIZE];
     rp_spend_query q = {.user_id = o.user, .session_id = o.session, .group = o.group};
-    rp_period p;
-    if (o.period && rp_period_parse(o.period, &p) == 0) {
-        rp_period_window(p, rp_now_us(), first, last);
+    rp_cost_period p;
+    if (o.period && rp_cost_period_parse(o.period, &p) == 0) {
+        rp_cost_period_window(p, rp_now_us(), first, last);
         q.first_day = first;
         q.last_day = last;
     }
 
     rp_arena a = {0};
-    rp_spend_report r;
+    rp_cli_spend_report r;
     char *dir = rp_cli_state_dir_from_stack(o.state_dir);
     if (!store_exists(dir)) {
         /* The same empty report a fresh store would give, without creating one. */
@@ -166,7 +166,7 @@ static int spend_run(int argc, char **argv)
             free(dir);
             return RP_EXIT_FAIL;
         }
-        if (rp_spend_collect(store, &q, o.period, &a, &r) != 0) {
+        if (rp_cli_spend_collect(store, &q, o.period, &a, &r) != 0) {
             fprintf(stderr, "rampart spend: %s\n", rp_store_error(store));
             rp_store_close(store);
             rp_arena_free(&a);
@@ -179,11 +179,11 @@ static int spend_run(int argc, char **argv)
 
     rp_buf out = {0};
     if (o.json) {
-        rp_spend_render_json(&out, &r, &a);
+        rp_cli_spend_render_json(&out, &r, &a);
     } else {
-        bool unicode =
-            !o.ascii && rp_spend_locale_utf8(getenv("LC_ALL"), getenv("LC_CTYPE"), getenv("LANG"));
-        rp_spend_render_text(&out, &r, unicode);
+        bool unicode = !o.ascii && rp_cli_spend_locale_utf8(getenv("LC_ALL"), getenv("LC_CTYPE"),
+                                                            getenv("LANG"));
+        rp_cli_spend_render_text(&out, &r, unicode);
     }
     status = write_out(&out);
     rp_buf_free(&out);

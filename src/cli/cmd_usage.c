@@ -50,8 +50,8 @@ typedef struct usage_totals {
 } usage_totals;
 
 /* One line → one row. Returns 0, 1 for a line that cannot be read (reported), -1 store error. */
-static int record_line(rp_store *store, const rp_pricing *pricing, const char *line, size_t len,
-                       size_t line_no, rp_arena *a, usage_totals *t)
+static int record_line(rp_store *store, const rp_cost_pricing *pricing, const char *line,
+                       size_t len, size_t line_no, rp_arena *a, usage_totals *t)
 {
     rp_json_error jerr;
     rp_json *obj = rp_json_parse(a, line, len, &jerr);
@@ -62,7 +62,7 @@ static int record_line(rp_store *store, const rp_pricing *pricing, const char *l
                 jerr.col, jerr.msg);
         return 1;
     }
-    if (rp_usage_record_from_json(obj, pricing, rp_now_us(), &rec, why, sizeof why) != 0) {
+    if (rp_cost_usage_record_from_json(obj, pricing, rp_now_us(), &rec, why, sizeof why) != 0) {
         fprintf(stderr, "rampart usage: line %zu: %s\n", line_no, why);
         return 1;
     }
@@ -83,8 +83,8 @@ static int record_line(rp_store *store, const rp_pricing *pricing, const char *l
     return 0;
 }
 
-static int record_stream(rp_store *store, const rp_pricing *pricing, FILE *in, const char *name,
-                         usage_totals *t)
+static int record_stream(rp_store *store, const rp_cost_pricing *pricing, FILE *in,
+                         const char *name, usage_totals *t)
 {
     char *line = NULL;
     size_t cap = 0, line_no = 0;
@@ -197,7 +197,7 @@ static int usage_run(int argc, char **argv)
         goto done;
     }
     char err[512] = "";
-    const rp_pricing *pricing = rp_pricing_build(&pa, cfg->pricing, err, sizeof err);
+    const rp_cost_pricing *pricing = rp_cost_pricing_build(&pa, cfg->pricing, err, sizeof err);
     if (pricing == NULL) {
         fprintf(stderr, "rampart usage: pricing: %s\n", err);
         status = RP_EXIT_USAGE;

@@ -1,5 +1,5 @@
 /* spend_render.c — `rampart spend`'s output: the terminal table and per-day bar chart, and the
- * JSON object. Pure formatting of an rp_spend_report; no store, no clock, no environment. */
+ * JSON object. Pure formatting of an rp_cli_spend_report; no store, no clock, no environment. */
 #include <ctype.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -16,7 +16,7 @@
 
 /* ---- numbers ---- */
 
-void rp_spend_format_count(int64_t n, char *buf, size_t size)
+void rp_cli_spend_format_count(int64_t n, char *buf, size_t size)
 {
     char digits[32];
     /* Through unsigned so INT64_MIN has a magnitude too. */
@@ -37,7 +37,7 @@ void rp_spend_format_count(int64_t n, char *buf, size_t size)
     snprintf(buf, size, "%s", out);
 }
 
-void rp_spend_format_usd(int64_t nusd, char *buf, size_t size)
+void rp_cli_spend_format_usd(int64_t nusd, char *buf, size_t size)
 {
     const char *sign = nusd < 0 ? "-" : "";
     uint64_t mag = nusd < 0 ? (uint64_t)0 - (uint64_t)nusd : (uint64_t)nusd;
@@ -48,7 +48,7 @@ void rp_spend_format_usd(int64_t nusd, char *buf, size_t size)
         return;
     }
     char dollars[48];
-    rp_spend_format_count((int64_t)(cents / 100), dollars, sizeof dollars);
+    rp_cli_spend_format_count((int64_t)(cents / 100), dollars, sizeof dollars);
     /* The result is checked only so that gcc -O2 sees the truncation is handled: a caller's
      * buffer that is too small gets a cut-off figure, never an overflow. */
     if (snprintf(buf, size, "%s$%s.%02u", sign, dollars, (unsigned)(cents % 100)) < 0 && size)
@@ -93,7 +93,7 @@ static void trim_trailing_spaces(rp_buf *b)
 
 static const char *const eighths[8] = {"", "▏", "▎", "▍", "▌", "▋", "▊", "▉"};
 
-void rp_spend_put_bar(rp_buf *b, int64_t value, int64_t max, int cells, bool unicode)
+void rp_cli_spend_put_bar(rp_buf *b, int64_t value, int64_t max, int cells, bool unicode)
 {
     int used = 0;
     if (value > 0 && max > 0 && cells > 0) {
@@ -143,7 +143,7 @@ static bool names_utf8(const char *v)
     return strstr(squeezed, "utf8") != NULL;
 }
 
-bool rp_spend_locale_utf8(const char *lc_all, const char *lc_ctype, const char *lang)
+bool rp_cli_spend_locale_utf8(const char *lc_all, const char *lc_ctype, const char *lang)
 {
     /* POSIX precedence: the first one set wins, even when it says something else. */
     const char *vars[] = {lc_all, lc_ctype, lang};
@@ -158,7 +158,7 @@ bool rp_spend_locale_utf8(const char *lc_all, const char *lc_ctype, const char *
 /* ---- the text report ---- */
 
 /* "user alice", "session s1 and its sub-agents", both, or `none`. */
-static void put_scope(rp_buf *b, const rp_spend_report *r, const char *none)
+static void put_scope(rp_buf *b, const rp_cli_spend_report *r, const char *none)
 {
     if (r->user_id) {
         rp_buf_puts(b, "user ");
@@ -175,11 +175,11 @@ static void put_scope(rp_buf *b, const rp_spend_report *r, const char *none)
 }
 
 /* " this month (2026-03-01 .. 2026-03-15 UTC)", " all time (… UTC)", or nothing. */
-static void put_range(rp_buf *b, const rp_spend_report *r, const char *all_time_sep)
+static void put_range(rp_buf *b, const rp_cli_spend_report *r, const char *all_time_sep)
 {
-    rp_period p;
-    if (r->period && rp_period_parse(r->period, &p) == 0) {
-        rp_buf_printf(b, " %s", rp_period_phrase(p));
+    rp_cost_period p;
+    if (r->period && rp_cost_period_parse(r->period, &p) == 0) {
+        rp_buf_printf(b, " %s", rp_cost_period_phrase(p));
     } else if (r->first_day) {
         rp_buf_printf(b, "%sall time", all_time_sep);
     }
@@ -188,7 +188,7 @@ static void put_range(rp_buf *b, const rp_spend_report *r, const char *all_time_
     }
 }
 
-static const char *line_label(const rp_spend_report *r, const rp_spend_line *l)
+static const char *line_label(const rp_cli_spend_report *r, const rp_cli_spend_line *l)
 {
     if (l->key) {
         return l->key;
@@ -220,14 +220,14 @@ static void fill_row(table_row *row, const char *key, const rp_usage_totals *t)
 {
     row->key = key;
     row->cell[COL_KEY][0] = '\0';
-    rp_spend_format_count(t->records, row->cell[COL_RECORDS], sizeof row->cell[0]);
-    rp_spend_format_count(t->input_tokens, row->cell[COL_INPUT], sizeof row->cell[0]);
-    rp_spend_format_count(t->output_tokens, row->cell[COL_OUTPUT], sizeof row->cell[0]);
-    rp_spend_format_count(t->cache_read_input_tokens, row->cell[COL_CACHE_READ],
-                          sizeof row->cell[0]);
-    rp_spend_format_count(t->cache_creation_input_tokens, row->cell[COL_CACHE_WRITE],
-                          sizeof row->cell[0]);
-    rp_spend_format_usd(t->cost_nusd, row->cell[COL_COST], sizeof row->cell[0]);
+    rp_cli_spend_format_count(t->records, row->cell[COL_RECORDS], sizeof row->cell[0]);
+    rp_cli_spend_format_count(t->input_tokens, row->cell[COL_INPUT], sizeof row->cell[0]);
+    rp_cli_spend_format_count(t->output_tokens, row->cell[COL_OUTPUT], sizeof row->cell[0]);
+    rp_cli_spend_format_count(t->cache_read_input_tokens, row->cell[COL_CACHE_READ],
+                              sizeof row->cell[0]);
+    rp_cli_spend_format_count(t->cache_creation_input_tokens, row->cell[COL_CACHE_WRITE],
+                              sizeof row->cell[0]);
+    rp_cli_spend_format_usd(t->cost_nusd, row->cell[COL_COST], sizeof row->cell[0]);
     row->unpriced = t->unpriced_records;
 }
 
@@ -235,7 +235,7 @@ static void put_unpriced(rp_buf *b, int64_t unpriced)
 {
     if (unpriced > 0) {
         char n[32];
-        rp_spend_format_count(unpriced, n, sizeof n);
+        rp_cli_spend_format_count(unpriced, n, sizeof n);
         rp_buf_printf(b, " + %s unpriced", n);
     }
 }
@@ -252,7 +252,7 @@ static void put_table_row(rp_buf *b, const table_row *row, const size_t width[NC
     rp_buf_putc(b, '\n');
 }
 
-static void put_table(rp_buf *b, const rp_spend_report *r, rp_arena *scratch)
+static void put_table(rp_buf *b, const rp_cli_spend_report *r, rp_arena *scratch)
 {
     static const char *const headers[NCOL] = {
         NULL, "records", "input", "output", "cache read", "cache write", "cost",
@@ -265,7 +265,7 @@ static void put_table(rp_buf *b, const rp_spend_report *r, rp_arena *scratch)
     fill_row(&rows[n - 1], "total", &r->total);
 
     size_t width[NCOL];
-    width[COL_KEY] = strlen(rp_spend_group_name(r->group));
+    width[COL_KEY] = strlen(rp_cli_spend_group_name(r->group));
     for (int c = COL_RECORDS; c < NCOL; c++) {
         width[c] = strlen(headers[c]);
     }
@@ -278,7 +278,7 @@ static void put_table(rp_buf *b, const rp_spend_report *r, rp_arena *scratch)
         }
     }
 
-    put_cell(b, rp_spend_group_name(r->group), width[COL_KEY], false);
+    put_cell(b, rp_cli_spend_group_name(r->group), width[COL_KEY], false);
     for (int c = COL_RECORDS; c < NCOL; c++) {
         rp_buf_puts(b, "  ");
         put_cell(b, headers[c], width[c], true);
@@ -300,7 +300,7 @@ static int day_us(const char *day, int64_t *us)
 }
 
 /* The last RP_SPEND_CHART_MAX_DAYS days of the range, one line each, empty days included. */
-static void put_chart(rp_buf *b, const rp_spend_report *r, bool unicode)
+static void put_chart(rp_buf *b, const rp_cli_spend_report *r, bool unicode)
 {
     int64_t first_us, last_us;
     if (day_us(r->first_day, &first_us) != 0 || day_us(r->last_day, &last_us) != 0 ||
@@ -310,8 +310,8 @@ static void put_chart(rp_buf *b, const rp_spend_report *r, bool unicode)
     int64_t range_days = (last_us - first_us) / DAY_US + 1;
     int64_t shown = range_days < RP_SPEND_CHART_MAX_DAYS ? range_days : RP_SPEND_CHART_MAX_DAYS;
     int64_t start_us = last_us - (shown - 1) * DAY_US;
-    char start_day[RP_DAY_KEY_SIZE];
-    rp_utc_day(start_us, start_day);
+    char start_day[RP_COST_DAY_KEY_SIZE];
+    rp_cost_utc_day(start_us, start_day);
 
     /* The days of the series inside the chart: a suffix of r->days (they are oldest first). */
     size_t from = 0;
@@ -322,13 +322,13 @@ static void put_chart(rp_buf *b, const rp_spend_report *r, bool unicode)
     size_t amount_width = 0;
     for (size_t i = from; i < r->n_days; i++) {
         char amount[48];
-        rp_spend_format_usd(r->days[i].totals.cost_nusd, amount, sizeof amount);
+        rp_cli_spend_format_usd(r->days[i].totals.cost_nusd, amount, sizeof amount);
         max = r->days[i].totals.cost_nusd > max ? r->days[i].totals.cost_nusd : max;
         amount_width = strlen(amount) > amount_width ? strlen(amount) : amount_width;
     }
 
     char amount[48];
-    rp_spend_format_usd(max, amount, sizeof amount);
+    rp_cli_spend_format_usd(max, amount, sizeof amount);
     if (max > 0) {
         rp_buf_printf(b, "spend per day (UTC; the longest bar is %s)\n", amount);
     } else {
@@ -336,15 +336,15 @@ static void put_chart(rp_buf *b, const rp_spend_report *r, bool unicode)
     }
     size_t j = from;
     for (int64_t d = 0; d < shown; d++) {
-        char day[RP_DAY_KEY_SIZE];
-        rp_utc_day(start_us + d * DAY_US, day);
+        char day[RP_COST_DAY_KEY_SIZE];
+        rp_cost_utc_day(start_us + d * DAY_US, day);
         rp_buf_puts(b, day);
         if (j < r->n_days && strcmp(r->days[j].key, day) == 0) {
             const rp_usage_totals *t = &r->days[j].totals;
             rp_buf_puts(b, "  ");
-            rp_spend_put_bar(b, t->cost_nusd, max, RP_SPEND_BAR_CELLS, unicode);
+            rp_cli_spend_put_bar(b, t->cost_nusd, max, RP_SPEND_BAR_CELLS, unicode);
             rp_buf_puts(b, "  ");
-            rp_spend_format_usd(t->cost_nusd, amount, sizeof amount);
+            rp_cli_spend_format_usd(t->cost_nusd, amount, sizeof amount);
             put_cell(b, amount, amount_width, true);
             put_unpriced(b, t->unpriced_records);
             j++;
@@ -353,13 +353,13 @@ static void put_chart(rp_buf *b, const rp_spend_report *r, bool unicode)
     }
     if (range_days > shown) {
         char total[32];
-        rp_spend_format_count(range_days, total, sizeof total);
+        rp_cli_spend_format_count(range_days, total, sizeof total);
         rp_buf_printf(b, "(the last %lld of %s days; rampart spend --json lists every day)\n",
                       (long long)shown, total);
     }
 }
 
-void rp_spend_render_text(rp_buf *out, const rp_spend_report *r, bool unicode)
+void rp_cli_spend_render_text(rp_buf *out, const rp_cli_spend_report *r, bool unicode)
 {
     if (r->total.records == 0) {
         rp_buf_puts(out, "no usage recorded for ");
@@ -371,7 +371,7 @@ void rp_spend_render_text(rp_buf *out, const rp_spend_report *r, bool unicode)
     rp_buf_puts(out, "spend of ");
     put_scope(out, r, "every session");
     put_range(out, r, ", ");
-    rp_buf_printf(out, ", by %s\n\n", rp_spend_group_name(r->group));
+    rp_buf_printf(out, ", by %s\n\n", rp_cli_spend_group_name(r->group));
     rp_arena scratch = {0};
     put_table(out, r, &scratch);
     rp_arena_free(&scratch);
@@ -403,7 +403,7 @@ static void set_totals(rp_arena *a, rp_json *o, const rp_usage_totals *t)
     rp_json_object_set(a, o, "unpriced_tokens", rp_json_make_int(t->unpriced_tokens));
 }
 
-static rp_json lines_array(rp_arena *a, const rp_spend_line *lines, size_t n, const char *key)
+static rp_json lines_array(rp_arena *a, const rp_cli_spend_line *lines, size_t n, const char *key)
 {
     rp_json arr = rp_json_make_array();
     for (size_t i = 0; i < n; i++) {
@@ -415,7 +415,7 @@ static rp_json lines_array(rp_arena *a, const rp_spend_line *lines, size_t n, co
     return arr;
 }
 
-void rp_spend_render_json(rp_buf *out, const rp_spend_report *r, rp_arena *a)
+void rp_cli_spend_render_json(rp_buf *out, const rp_cli_spend_report *r, rp_arena *a)
 {
     rp_json query = rp_json_make_object();
     rp_json_object_set(a, &query, "user", str_or_null(r->user_id));
@@ -423,7 +423,7 @@ void rp_spend_render_json(rp_buf *out, const rp_spend_report *r, rp_arena *a)
     rp_json_object_set(a, &query, "period", str_or_null(r->period));
     rp_json_object_set(a, &query, "first_day", str_or_null(r->first_day));
     rp_json_object_set(a, &query, "last_day", str_or_null(r->last_day));
-    rp_json_object_set(a, &query, "by", rp_json_make_string_ref(rp_spend_group_name(r->group)));
+    rp_json_object_set(a, &query, "by", rp_json_make_string_ref(rp_cli_spend_group_name(r->group)));
 
     rp_json total = rp_json_make_object();
     set_totals(a, &total, &r->total);

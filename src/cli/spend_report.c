@@ -10,7 +10,7 @@ static const char *const group_names[] = {
     [RP_SPEND_BY_SESSION] = "session", [RP_SPEND_BY_SOURCE] = "source",
 };
 
-int rp_spend_group_parse(const char *s, rp_spend_group *out)
+int rp_cli_spend_group_parse(const char *s, rp_spend_group *out)
 {
     for (int g = RP_SPEND_BY_MODEL; g <= RP_SPEND_BY_SOURCE; g++) {
         if (s && strcmp(s, group_names[g]) == 0) {
@@ -21,7 +21,7 @@ int rp_spend_group_parse(const char *s, rp_spend_group *out)
     return -1;
 }
 
-const char *rp_spend_group_name(rp_spend_group g)
+const char *rp_cli_spend_group_name(rp_spend_group g)
 {
     return g >= RP_SPEND_BY_MODEL && g <= RP_SPEND_BY_SOURCE ? group_names[g] : "none";
 }
@@ -30,7 +30,7 @@ const char *rp_spend_group_name(rp_spend_group g)
  * growing the array by doubling. */
 typedef struct line_sink {
     rp_arena *a;
-    rp_spend_line *lines;
+    rp_cli_spend_line *lines;
     size_t n, cap;
 } line_sink;
 
@@ -68,7 +68,7 @@ static void add_totals(rp_usage_totals *sum, const rp_usage_totals *t)
  * records (unknown spend matters too), then by key for a stable order. */
 static int by_cost_desc(const void *pa, const void *pb)
 {
-    const rp_spend_line *a = pa, *b = pb;
+    const rp_cli_spend_line *a = pa, *b = pb;
     if (a->totals.cost_nusd != b->totals.cost_nusd) {
         return a->totals.cost_nusd > b->totals.cost_nusd ? -1 : 1;
     }
@@ -81,8 +81,8 @@ static int by_cost_desc(const void *pa, const void *pb)
     return strcmp(a->key, b->key);
 }
 
-int rp_spend_collect(rp_store *s, const rp_spend_query *q, const char *period, rp_arena *a,
-                     rp_spend_report *r)
+int rp_cli_spend_collect(rp_store *s, const rp_spend_query *q, const char *period, rp_arena *a,
+                         rp_cli_spend_report *r)
 {
     memset(r, 0, sizeof *r);
     r->user_id = q->user_id;

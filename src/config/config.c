@@ -333,7 +333,7 @@ static void instantiate(file_ctx *fc, const policy_spec *spec)
 
     const rp_json *raw = spec->params;
     bool only_on_error = raw && raw->type == RP_JSON_OBJECT && raw->len == 1 &&
-                         strcmp(raw->v.members[0].key, rp_param_on_error.name) == 0;
+                         strcmp(raw->v.members[0].key, rp_config_param_on_error.name) == 0;
     if (type->direct_callable && raw && raw->type == RP_JSON_OBJECT && raw->len > 0 &&
         !only_on_error) {
         /* The reference's own message (§3.4 check 2), so scripts matching it keep working. */
@@ -377,7 +377,7 @@ static void instantiate(file_ctx *fc, const policy_spec *spec)
         .source = spec->line > 0 ? rp_arena_sprintf(a, "%s:%d", fc->file, spec->line)
                                  : rp_arena_strdup(a, fc->file),
         .level = (int)fc->level,
-        .on_error = verdict_of_on_error(rp_json_get_str(params, rp_param_on_error.name)),
+        .on_error = verdict_of_on_error(rp_json_get_str(params, rp_config_param_on_error.name)),
     };
     /* The slot is kept even when other parts of the spec were wrong, so that rp_config_free
      * destroys the instance; a config with errors is never evaluated. */

@@ -103,7 +103,7 @@ const rp_host_settings *rp_config_host(const rp_config *cfg, const char *host);
  * Returns the normalised params object, or NULL with diagnostics appended through `report`. */
 typedef void (*rp_diag_sink)(void *self, const char *param, const char *message);
 /* `on_error` (deny, ask, allow), accepted by every policy on top of its own schema. */
-extern const rp_param_spec rp_param_on_error;
+extern const rp_param_spec rp_config_param_on_error;
 const rp_json *rp_params_validate(const rp_policy_type *type, const rp_json *raw, rp_arena *a,
                                   rp_diag_sink report, void *self);
 

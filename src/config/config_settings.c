@@ -73,7 +73,7 @@ static bool check_price_entry(file_ctx *fc, const rp_json_member *e)
     char err[160];
     for (uint32_t i = 0; i < v->len; i++) {
         const rp_json_member *f = &v->v.members[i];
-        if (rp_price_field_check(f->key, &f->value, err, sizeof err) == 0)
+        if (rp_cost_price_field_check(f->key, &f->value, err, sizeof err) == 0)
             continue;
         ok = false;
         const char *param = rp_arena_sprintf(a, "pricing.%s.%s", e->key, f->key);

@@ -243,7 +243,7 @@ static const rp_json *check_value(checker *c, const rp_json *v, rp_arena *a)
 /* The one parameter every policy takes (issue 16): what a run-time failure of this policy
  * answers. Unset, the config's top-level on_error decides (default deny). */
 static const char *const on_error_values[] = {"deny", "ask", "allow", NULL};
-const rp_param_spec rp_param_on_error = {
+const rp_param_spec rp_config_param_on_error = {
     .name = "on_error",
     .kind = RP_PARAM_STRING,
     .enum_values = on_error_values,
@@ -257,8 +257,8 @@ static const rp_param_spec *find_spec(const rp_policy_type *t, const char *name)
         if (strcmp(t->params[i].name, name) == 0)
             return &t->params[i];
     }
-    if (strcmp(name, rp_param_on_error.name) == 0)
-        return &rp_param_on_error;
+    if (strcmp(name, rp_config_param_on_error.name) == 0)
+        return &rp_config_param_on_error;
     return NULL;
 }
 
@@ -312,9 +312,9 @@ const rp_json *rp_params_validate(const rp_policy_type *type, const rp_json *raw
     rp_json *out = rp_json_new(a, rp_json_make_object());
     for (size_t i = 0; i <= type->n_params; i++) {
         /* The type's own parameters, then the common on_error (unless the type declares it). */
-        const rp_param_spec *p = i < type->n_params ? &type->params[i] : &rp_param_on_error;
-        if (i == type->n_params &&
-            (find_spec(type, p->name) != &rp_param_on_error || rp_json_get(raw, p->name) == NULL))
+        const rp_param_spec *p = i < type->n_params ? &type->params[i] : &rp_config_param_on_error;
+        if (i == type->n_params && (find_spec(type, p->name) != &rp_config_param_on_error ||
+                                    rp_json_get(raw, p->name) == NULL))
             break; /* stored only when given, so the params of a policy without it are as before */
         checker c = {p, report, self, 0};
         const rp_json *given = rp_json_get(raw, p->name);

@@ -14,7 +14,7 @@
 
 #include "core/utf8.h"
 
-struct cel_regex {
+struct rp_regex {
     pcre2_code *code;
     pcre2_match_context *mctx; /* the limits; read-only while matching, so shareable */
     bool jit;                  /* compiled to machine code; else interpreted */
@@ -478,7 +478,7 @@ static int translate(const char *pattern, size_t len, bool count_groups, rp_buf 
     return 0;
 }
 
-int cel_regex_translate(const char *pattern, size_t len, rp_buf *out, char *err, size_t err_size)
+int rp_regex_translate(const char *pattern, size_t len, rp_buf *out, char *err, size_t err_size)
 {
     return translate(pattern, len, false, out, err, err_size);
 }
@@ -494,15 +494,15 @@ static int step_callout(pcre2_callout_block *block, void *data)
     return ++search_steps > CEL_REGEX_STEP_LIMIT ? PCRE2_ERROR_CALLOUT : 0;
 }
 
-/* cel_regex_use_jit: off only in tests of the interpreter fallback. */
+/* rp_regex_use_jit: off only in tests of the interpreter fallback. */
 static atomic_bool jit_disabled;
 
-void cel_regex_use_jit(bool on)
+void rp_regex_use_jit(bool on)
 {
     atomic_store(&jit_disabled, !on);
 }
 
-bool cel_regex_is_jit(const cel_regex *re)
+bool rp_regex_is_jit(const rp_regex *re)
 {
     return re->jit;
 }
@@ -600,8 +600,7 @@ static pcre2_code *compile_pcre2(const char *pattern, size_t len, bool for_jit, 
 /* With want_jit, the pattern is compiled to machine code when PCRE2 can (it cannot when built
  * without JIT support or when the system forbids executable memory); otherwise, or when the
  * JIT fails, it is interpreted. */
-static cel_regex *compile(const char *pattern, size_t len, bool want_jit, char *err,
-                          size_t err_size)
+static rp_regex *compile(const char *pattern, size_t len, bool want_jit, char *err, size_t err_size)
 {
     pcre2_code *code = NULL;
     bool jit = false;
@@ -619,7 +618,7 @@ static cel_regex *compile(const char *pattern, size_t len, bool want_jit, char *
         code = compile_pcre2(pattern, len, false, err, err_size);
     if (!code)
         return NULL;
-    cel_regex *re = calloc(1, sizeof *re);
+    rp_regex *re = calloc(1, sizeof *re);
     pcre2_match_context *mctx = pcre2_match_context_create(NULL);
     if (!re || !mctx)
         abort();
@@ -635,12 +634,12 @@ static cel_regex *compile(const char *pattern, size_t len, bool want_jit, char *
     return re;
 }
 
-cel_regex *cel_regex_compile(const char *pattern, size_t len, char *err, size_t err_size)
+rp_regex *rp_regex_compile(const char *pattern, size_t len, char *err, size_t err_size)
 {
     return compile(pattern, len, true, err, err_size);
 }
 
-cel_regex *cel_regex_compile_once(const char *pattern, size_t len, char *err, size_t err_size)
+rp_regex *rp_regex_compile_once(const char *pattern, size_t len, char *err, size_t err_size)
 {
     return compile(pattern, len, false, err, err_size);
 }
@@ -659,7 +658,7 @@ static void arena_free(void *ptr, void *arena)
 
 /* An interpreted search: its backtracking frames (up to the heap limit) come from the arena,
  * so they are released with it rather than kept by the thread. */
-static int search_interpreted(const cel_regex *re, const char *subject, size_t len, rp_arena *arena)
+static int search_interpreted(const rp_regex *re, const char *subject, size_t len, rp_arena *arena)
 {
     pcre2_general_context *gctx = pcre2_general_context_create(arena_malloc, arena_free, arena);
     pcre2_match_data *md = gctx ? pcre2_match_data_create(1, gctx) : NULL;
@@ -672,8 +671,8 @@ static int search_interpreted(const cel_regex *re, const char *subject, size_t l
     return rc;
 }
 
-int cel_regex_search(const cel_regex *re, const char *subject, size_t len, rp_arena *arena,
-                     char *err, size_t err_size)
+int rp_regex_search(const rp_regex *re, const char *subject, size_t len, rp_arena *arena, char *err,
+                    size_t err_size)
 {
     search_steps = 0;
     /* pcre2_match rather than pcre2_jit_match: it checks that the subject is valid UTF-8
@@ -705,7 +704,7 @@ int cel_regex_search(const cel_regex *re, const char *subject, size_t len, rp_ar
     return -1;
 }
 
-void cel_regex_free(cel_regex *re)
+void rp_regex_free(rp_regex *re)
 {
     if (!re)
         return;

@@ -10,9 +10,9 @@
  * under limits, so a pattern written to backtrack explosively ends in an error instead of
  * running away.
  *
- * Two ways to run. A pattern compiled to be reused (cel_regex_compile: a CEL constant pattern,
+ * Two ways to run. A pattern compiled to be reused (rp_regex_compile: a CEL constant pattern,
  * deny_secrets' allow_patterns) is compiled to machine code by PCRE2's JIT; a pattern used once
- * (cel_regex_compile_once), or one the JIT cannot compile (PCRE2 built without JIT, a system
+ * (rp_regex_compile_once), or one the JIT cannot compile (PCRE2 built without JIT, a system
  * that forbids executable memory), is interpreted. Both search under PCRE2's match limit and a
  * step limit counted by callouts; the interpreter also under PCRE2's depth and heap limits, the
  * JIT under its stack (CEL_REGEX_JIT_STACK_MAX per thread), which PCRE2 uses instead of them.
@@ -36,7 +36,7 @@
 #include "core/arena.h"
 #include "core/buf.h"
 
-typedef struct cel_regex cel_regex;
+typedef struct rp_regex rp_regex;
 
 #define CEL_REGEX_MATCH_LIMIT 1000000 /* pcre2_set_match_limit: backtracking steps per match */
 /* Backtracking frames live on the heap (bounded by the heap limit), so the depth limit can be
@@ -56,33 +56,33 @@ typedef struct cel_regex cel_regex;
 /* Checks pattern[0..len) against RE2's syntax and writes the PCRE2 spelling of it to out
  * (NUL-terminated; out may be NULL to only check). 0, or -1 with a message in err such as
  * "invalid regex: lookahead (?= is not supported (RE2 syntax)". */
-int cel_regex_translate(const char *pattern, size_t len, rp_buf *out, char *err, size_t err_size);
+int rp_regex_translate(const char *pattern, size_t len, rp_buf *out, char *err, size_t err_size);
 
 /* Compiles an RE2-syntax pattern (UTF-8) to be searched many times: with the JIT when PCRE2
- * can (5-15 us more than cel_regex_compile_once for a typical pattern, repaid within some tens
+ * can (5-15 us more than rp_regex_compile_once for a typical pattern, repaid within some tens
  * of searches).
  * NULL with a message in err when the pattern is not valid RE2 or PCRE2 rejects it. Free with
- * cel_regex_free. */
-cel_regex *cel_regex_compile(const char *pattern, size_t len, char *err, size_t err_size);
+ * rp_regex_free. */
+rp_regex *rp_regex_compile(const char *pattern, size_t len, char *err, size_t err_size);
 
 /* The same for a pattern searched once or twice (a CEL pattern computed at evaluation time):
  * interpreted, without the JIT's compile time. */
-cel_regex *cel_regex_compile_once(const char *pattern, size_t len, char *err, size_t err_size);
+rp_regex *rp_regex_compile_once(const char *pattern, size_t len, char *err, size_t err_size);
 
 /* Whether re runs as machine code (false: interpreted). */
-bool cel_regex_is_jit(const cel_regex *re);
+bool rp_regex_is_jit(const rp_regex *re);
 
 /* Process-wide, on by default. Off, patterns compiled afterwards are interpreted, as when the
  * JIT is not available: tests use it to exercise that fallback. */
-void cel_regex_use_jit(bool on);
+void rp_regex_use_jit(bool on);
 
 /* Searches subject[0..len) for a match anywhere (RE2's partial match). 1 = match,
  * 0 = no match, -1 with a message in err when a limit was hit or matching failed.
  * An interpreted search takes its scratch memory from `arena`; a JIT search allocates nothing
  * after the thread's first. */
-int cel_regex_search(const cel_regex *re, const char *subject, size_t len, rp_arena *arena,
-                     char *err, size_t err_size);
+int rp_regex_search(const rp_regex *re, const char *subject, size_t len, rp_arena *arena, char *err,
+                    size_t err_size);
 
-void cel_regex_free(cel_regex *re);
+void rp_regex_free(rp_regex *re);
 
 #endif

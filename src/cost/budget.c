@@ -355,8 +355,8 @@ static int budget_fail(char *err, size_t err_size, const char *prefix, const rp_
     return -1;
 }
 
-int rp_subagent_budget_check(const rp_json *budget, rp_arena *a, rp_json *normalized, char *err,
-                             size_t err_size)
+int rp_cost_subagent_budget_check(const rp_json *budget, rp_arena *a, rp_json *normalized,
+                                  char *err, size_t err_size)
 {
     if (err_size > 0)
         err[0] = '\0';

@@ -87,7 +87,7 @@ const rp_json *rp_cost_context_block(const rp_event *ev, const char *name);
  * of the two present (null counts as absent), no other keys. *normalized becomes
  * {max_cost_usd?, ask_thresholds_usd?} with doubles, allocated in `a`. Returns 0, or -1 with
  * err set, e.g. "cost_budget.max_cost_usd must be > 0, got -1". */
-int rp_subagent_budget_check(const rp_json *budget, rp_arena *a, rp_json *normalized, char *err,
-                             size_t err_size);
+int rp_cost_subagent_budget_check(const rp_json *budget, rp_arena *a, rp_json *normalized,
+                                  char *err, size_t err_size);
 
 #endif

@@ -13,33 +13,33 @@ static const char *const adjectives[] = {"daily", "weekly", "monthly", "quarterl
 static const char *const phrases[] = {"today", "this week", "this month", "this quarter",
                                       "this year"};
 
-int rp_period_parse(const char *s, rp_period *out)
+int rp_cost_period_parse(const char *s, rp_cost_period *out)
 {
     for (int i = 0; s != NULL && i < 5; i++) {
         if (strcmp(s, names[i]) == 0) {
-            *out = (rp_period)i;
+            *out = (rp_cost_period)i;
             return 0;
         }
     }
     return -1;
 }
 
-static int index_of(rp_period p)
+static int index_of(rp_cost_period p)
 {
-    return p >= RP_PERIOD_DAY && p <= RP_PERIOD_YEAR ? (int)p : 0;
+    return p >= RP_COST_PERIOD_DAY && p <= RP_COST_PERIOD_YEAR ? (int)p : 0;
 }
 
-const char *rp_period_name(rp_period p)
+const char *rp_cost_period_name(rp_cost_period p)
 {
     return names[index_of(p)];
 }
 
-const char *rp_period_adjective(rp_period p)
+const char *rp_cost_period_adjective(rp_cost_period p)
 {
     return adjectives[index_of(p)];
 }
 
-const char *rp_period_phrase(rp_period p)
+const char *rp_cost_period_phrase(rp_cost_period p)
 {
     return phrases[index_of(p)];
 }
@@ -91,7 +91,7 @@ static void put_digits(char *out, int64_t v, int width)
     }
 }
 
-static void format_day(int64_t day, char out[RP_DAY_KEY_SIZE])
+static void format_day(int64_t day, char out[RP_COST_DAY_KEY_SIZE])
 {
     int64_t y;
     int m, d;
@@ -104,48 +104,48 @@ static void format_day(int64_t day, char out[RP_DAY_KEY_SIZE])
     out[10] = '\0';
 }
 
-void rp_utc_day(int64_t us, char out[RP_DAY_KEY_SIZE])
+void rp_cost_utc_day(int64_t us, char out[RP_COST_DAY_KEY_SIZE])
 {
     format_day(day_of(us), out);
 }
 
 /* The day number of the first day of p's window around `day`. */
-static int64_t window_first(rp_period p, int64_t day)
+static int64_t window_first(rp_cost_period p, int64_t day)
 {
     int64_t y;
     int m, d;
     switch (p) {
-    case RP_PERIOD_WEEK: {
+    case RP_COST_PERIOD_WEEK: {
         /* 1970-01-01 was a Thursday: (day + 3) mod 7 is 0 on Mondays. */
         int64_t weekday = day + 3 - floor_div(day + 3, 7) * 7;
         int64_t first = day - weekday;
         int64_t lo = days_from_civil(0, 1, 1);
         return first < lo ? lo : first;
     }
-    case RP_PERIOD_MONTH:
+    case RP_COST_PERIOD_MONTH:
         civil_from_days(day, &y, &m, &d);
         return days_from_civil(y, m, 1);
-    case RP_PERIOD_QUARTER:
+    case RP_COST_PERIOD_QUARTER:
         civil_from_days(day, &y, &m, &d);
         return days_from_civil(y, (m - 1) / 3 * 3 + 1, 1);
-    case RP_PERIOD_YEAR:
+    case RP_COST_PERIOD_YEAR:
         civil_from_days(day, &y, &m, &d);
         return days_from_civil(y, 1, 1);
-    case RP_PERIOD_DAY:
+    case RP_COST_PERIOD_DAY:
     default:
         return day;
     }
 }
 
-void rp_period_window(rp_period p, int64_t us, char first_day[RP_DAY_KEY_SIZE],
-                      char last_day[RP_DAY_KEY_SIZE])
+void rp_cost_period_window(rp_cost_period p, int64_t us, char first_day[RP_COST_DAY_KEY_SIZE],
+                           char last_day[RP_COST_DAY_KEY_SIZE])
 {
     int64_t day = day_of(us);
     format_day(window_first(p, day), first_day);
     format_day(day, last_day);
 }
 
-int64_t rp_period_window_start_us(rp_period p, int64_t us)
+int64_t rp_cost_period_window_start_us(rp_cost_period p, int64_t us)
 {
     return window_first(p, day_of(us)) * US_PER_DAY;
 }

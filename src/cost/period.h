@@ -5,30 +5,30 @@
 
 #include <stdint.h>
 
-typedef enum rp_period {
-    RP_PERIOD_DAY = 0,
-    RP_PERIOD_WEEK,
-    RP_PERIOD_MONTH,
-    RP_PERIOD_QUARTER,
-    RP_PERIOD_YEAR
-} rp_period;
+typedef enum rp_cost_period {
+    RP_COST_PERIOD_DAY = 0,
+    RP_COST_PERIOD_WEEK,
+    RP_COST_PERIOD_MONTH,
+    RP_COST_PERIOD_QUARTER,
+    RP_COST_PERIOD_YEAR
+} rp_cost_period;
 
-#define RP_DAY_KEY_SIZE 11 /* "YYYY-MM-DD" + NUL */
+#define RP_COST_DAY_KEY_SIZE 11 /* "YYYY-MM-DD" + NUL */
 
 /* "day" | "week" | "month" | "quarter" | "year" (exact, lower case). 0, or -1 when unknown. */
-int rp_period_parse(const char *s, rp_period *out);
-const char *rp_period_name(rp_period p);
+int rp_cost_period_parse(const char *s, rp_cost_period *out);
+const char *rp_cost_period_name(rp_cost_period p);
 /* Words for reason texts: "daily"/"weekly"/"monthly"/"quarterly"/"yearly", and
  * "today"/"this week"/"this month"/"this quarter"/"this year". */
-const char *rp_period_adjective(rp_period p);
-const char *rp_period_phrase(rp_period p);
+const char *rp_cost_period_adjective(rp_cost_period p);
+const char *rp_cost_period_phrase(rp_cost_period p);
 
 /* The UTC calendar date of `us` (µs since the epoch) as "YYYY-MM-DD". */
-void rp_utc_day(int64_t us, char out[RP_DAY_KEY_SIZE]);
+void rp_cost_utc_day(int64_t us, char out[RP_COST_DAY_KEY_SIZE]);
 /* The first day of the window of period p that contains `us`, and the last (= the day of us). */
-void rp_period_window(rp_period p, int64_t us, char first_day[RP_DAY_KEY_SIZE],
-                      char last_day[RP_DAY_KEY_SIZE]);
+void rp_cost_period_window(rp_cost_period p, int64_t us, char first_day[RP_COST_DAY_KEY_SIZE],
+                           char last_day[RP_COST_DAY_KEY_SIZE]);
 /* The window start as µs since the epoch (00:00:00 UTC of first_day). */
-int64_t rp_period_window_start_us(rp_period p, int64_t us);
+int64_t rp_cost_period_window_start_us(rp_cost_period p, int64_t us);
 
 #endif

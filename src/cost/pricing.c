@@ -34,19 +34,19 @@ typedef struct slot {
     uint32_t entry;
 } slot;
 
-struct rp_pricing {
-    rp_price *entries;
+struct rp_cost_pricing {
+    rp_cost_price *entries;
     size_t n;
     slot *slots;
     size_t n_slots; /* a power of two, at least twice the keys */
     const char *updated, *note;
 };
 
-const char *rp_pricing_shipped_json(size_t *len)
+const char *rp_cost_pricing_shipped_json(size_t *len)
 {
     if (len)
-        *len = rp_pricing_data_len;
-    return rp_pricing_data;
+        *len = rp_cost_pricing_data_len;
+    return rp_cost_pricing_data;
 }
 
 /* ---- dates ---- */
@@ -62,7 +62,7 @@ static int64_t days_from_civil(int64_t y, int64_t m, int64_t d)
     return era * 146097 + doe - 719468;
 }
 
-int rp_pricing_date_days(const char *ymd, int64_t *days)
+int rp_cost_pricing_date_days(const char *ymd, int64_t *days)
 {
     if (!ymd || strlen(ymd) != 10 || ymd[4] != '-' || ymd[7] != '-')
         return -1;
@@ -117,7 +117,7 @@ static uint64_t hash_key(const char *s, size_t n)
 }
 
 /* The entry of folded key s[0..n), or -1. */
-static long find_folded(const rp_pricing *p, const char *s, size_t n)
+static long find_folded(const rp_cost_pricing *p, const char *s, size_t n)
 {
     size_t mask = p->n_slots - 1;
     for (size_t i = hash_key(s, n) & mask;; i = (i + 1) & mask) {
@@ -130,7 +130,7 @@ static long find_folded(const rp_pricing *p, const char *s, size_t n)
 }
 
 /* Adds folded key → entry. Returns -1 when the key is already taken by another entry. */
-static int index_key(rp_pricing *p, const char *key, uint32_t entry)
+static int index_key(rp_cost_pricing *p, const char *key, uint32_t entry)
 {
     size_t n = strlen(key), mask = p->n_slots - 1;
     for (size_t i = hash_key(key, n) & mask;; i = (i + 1) & mask) {
@@ -230,7 +230,7 @@ static bool strip_suffix(char *buf, size_t *n)
     return false;
 }
 
-const rp_price *rp_pricing_find(const rp_pricing *p, const char *model)
+const rp_cost_price *rp_cost_pricing_find(const rp_cost_pricing *p, const char *model)
 {
     char buf[RP_MODEL_ID_MAX + 1];
     if (!p || !model)
@@ -265,7 +265,7 @@ static bool is_price_field(const char *key)
     return false;
 }
 
-int rp_price_field_check(const char *key, const rp_json *value, char *err, size_t err_size)
+int rp_cost_price_field_check(const char *key, const rp_json *value, char *err, size_t err_size)
 {
     double d;
     if (!is_price_field(key)) {
@@ -281,7 +281,7 @@ int rp_price_field_check(const char *key, const rp_json *value, char *err, size_
     return 0;
 }
 
-int rp_price_entry_check(const rp_json *entry, const char **field, char *err, size_t err_size)
+int rp_cost_price_entry_check(const rp_json *entry, const char **field, char *err, size_t err_size)
 {
     *field = NULL;
     if (!rp_json_is_object(entry)) {
@@ -292,7 +292,7 @@ int rp_price_entry_check(const rp_json *entry, const char **field, char *err, si
     }
     for (uint32_t i = 0; i < entry->len; i++) {
         const rp_json_member *m = &entry->v.members[i];
-        if (rp_price_field_check(m->key, &m->value, err, err_size) != 0) {
+        if (rp_cost_price_field_check(m->key, &m->value, err, err_size) != 0) {
             *field = m->key;
             return -1;
         }
@@ -329,12 +329,12 @@ static int check_shipped_entry(const char *model, const rp_json *entry, char *er
         const rp_json_member *m = &entry->v.members[i];
         const char *s = rp_json_str(&m->value);
         if (is_price_field(m->key)) {
-            if (rp_price_field_check(m->key, &m->value, perr, sizeof perr) != 0) {
+            if (rp_cost_price_field_check(m->key, &m->value, perr, sizeof perr) != 0) {
                 snprintf(err, err_size, "%s.%s: %s", model, m->key, perr);
                 return -1;
             }
         } else if (strcmp(m->key, "recorded") == 0) {
-            if (rp_pricing_date_days(s, NULL) != 0) {
+            if (rp_cost_pricing_date_days(s, NULL) != 0) {
                 snprintf(err, err_size, "%s.recorded: must be a date YYYY-MM-DD", model);
                 return -1;
             }
@@ -370,14 +370,14 @@ static int check_shipped_entry(const char *model, const rp_json *entry, char *er
 }
 
 /* A new, zeroed entry at the end (the array was sized for every entry up front). */
-static rp_price *append_entry(rp_pricing *p)
+static rp_cost_price *append_entry(rp_cost_pricing *p)
 {
-    rp_price *pr = &p->entries[p->n++];
+    rp_cost_price *pr = &p->entries[p->n++];
     memset(pr, 0, sizeof *pr);
     return pr;
 }
 
-static void set_prices(rp_price *pr, const rp_json *entry)
+static void set_prices(rp_cost_price *pr, const rp_json *entry)
 {
     pr->input = number_or(entry, "input", 0);
     pr->output = number_or(entry, "output", 0);
@@ -410,10 +410,10 @@ static bool is_canonical_id(const char *s)
 }
 
 /* The shipped file, parsed; NULL with err set when it is not the expected shape. */
-static const rp_json *parse_shipped(rp_pricing *p, rp_arena *a, char *err, size_t err_size)
+static const rp_json *parse_shipped(rp_cost_pricing *p, rp_arena *a, char *err, size_t err_size)
 {
     size_t len;
-    const char *text = rp_pricing_shipped_json(&len);
+    const char *text = rp_cost_pricing_shipped_json(&len);
     rp_json_error jerr;
     rp_json *root = rp_json_parse(a, text, len, &jerr);
     if (!root) {
@@ -423,7 +423,7 @@ static const rp_json *parse_shipped(rp_pricing *p, rp_arena *a, char *err, size_
     const rp_json *models = rp_json_get(root, "models");
     p->updated = rp_json_get_str(root, "updated");
     p->note = rp_json_get_str(root, "note");
-    if (!rp_json_is_object(models) || rp_pricing_date_days(p->updated, NULL) != 0) {
+    if (!rp_json_is_object(models) || rp_cost_pricing_date_days(p->updated, NULL) != 0) {
         snprintf(err, err_size,
                  "data/pricing.json: needs \"updated\" (YYYY-MM-DD) and a \"models\" object");
         return NULL;
@@ -438,7 +438,7 @@ static const rp_json *parse_shipped(rp_pricing *p, rp_arena *a, char *err, size_
     return models;
 }
 
-static int load_shipped(rp_pricing *p, rp_arena *a, const rp_json *models, char *err,
+static int load_shipped(rp_cost_pricing *p, rp_arena *a, const rp_json *models, char *err,
                         size_t err_size)
 {
     char perr[256];
@@ -461,7 +461,7 @@ static int load_shipped(rp_pricing *p, rp_arena *a, const rp_json *models, char 
             return -1;
         }
         uint32_t index = (uint32_t)p->n;
-        rp_price *pr = append_entry(p);
+        rp_cost_price *pr = append_entry(p);
         pr->model = m->key;
         set_prices(pr, e);
         pr->recorded = rp_json_get_str(e, "recorded");
@@ -487,7 +487,7 @@ static int load_shipped(rp_pricing *p, rp_arena *a, const rp_json *models, char 
     return 0;
 }
 
-static int load_overrides(rp_pricing *p, rp_arena *a, const rp_json *config_pricing, char *err,
+static int load_overrides(rp_cost_pricing *p, rp_arena *a, const rp_json *config_pricing, char *err,
                           size_t err_size)
 {
     for (uint32_t i = 0; config_pricing && i < config_pricing->len; i++) {
@@ -505,13 +505,13 @@ static int load_overrides(rp_pricing *p, rp_arena *a, const rp_json *config_pric
             rp_json_object_delete(&prices, "source");
         const char *field;
         char perr[160];
-        if (rp_price_entry_check(&prices, &field, perr, sizeof perr) != 0) {
+        if (rp_cost_price_entry_check(&prices, &field, perr, sizeof perr) != 0) {
             snprintf(err, err_size, "pricing.%s%s%s: %s", m->key, field ? "." : "",
                      field ? field : "", perr);
             return -1;
         }
         long found = find_folded(p, key, strlen(key));
-        rp_price *pr;
+        rp_cost_price *pr;
         if (found >= 0) {
             pr = &p->entries[found];
             /* Two spellings of one model ("x-4.5", "X-4-5"): the first, from the more specific
@@ -533,9 +533,10 @@ static int load_overrides(rp_pricing *p, rp_arena *a, const rp_json *config_pric
     return 0;
 }
 
-rp_pricing *rp_pricing_build(rp_arena *a, const rp_json *config_pricing, char *err, size_t err_size)
+rp_cost_pricing *rp_cost_pricing_build(rp_arena *a, const rp_json *config_pricing, char *err,
+                                       size_t err_size)
 {
-    rp_pricing *p = rp_arena_calloc(a, sizeof *p);
+    rp_cost_pricing *p = rp_arena_calloc(a, sizeof *p);
     const rp_json *models = parse_shipped(p, a, err, err_size);
     if (!models)
         return NULL;
@@ -561,41 +562,41 @@ rp_pricing *rp_pricing_build(rp_arena *a, const rp_json *config_pricing, char *e
     return p;
 }
 
-const rp_pricing *rp_pricing_once_get(rp_pricing_once *o, char *err, size_t err_size)
+const rp_cost_pricing *rp_cost_pricing_once_get(rp_cost_pricing_once *o, char *err, size_t err_size)
 {
     if (o->table == NULL) {
-        o->table = rp_pricing_build(&o->arena, o->config_pricing, err, err_size);
+        o->table = rp_cost_pricing_build(&o->arena, o->config_pricing, err, err_size);
         if (o->table == NULL)
             rp_arena_reset(&o->arena); /* nothing half-built is kept */
     }
     return o->table;
 }
 
-void rp_pricing_once_free(rp_pricing_once *o)
+void rp_cost_pricing_once_free(rp_cost_pricing_once *o)
 {
     rp_arena_free(&o->arena);
     o->table = NULL;
 }
 
-const rp_price *rp_pricing_entries(const rp_pricing *p, size_t *n)
+const rp_cost_price *rp_cost_pricing_entries(const rp_cost_pricing *p, size_t *n)
 {
     *n = p ? p->n : 0;
     return p ? p->entries : NULL;
 }
 
-const char *rp_pricing_updated(const rp_pricing *p)
+const char *rp_cost_pricing_updated(const rp_cost_pricing *p)
 {
     return p ? p->updated : NULL;
 }
 
-const char *rp_pricing_note(const rp_pricing *p)
+const char *rp_cost_pricing_note(const rp_cost_pricing *p)
 {
     return p ? p->note : NULL;
 }
 
 /* ---- cost ---- */
 
-/* USD per 1M tokens → integer µUSD per 1M tokens, clamped so that a hand-made rp_price with a
+/* USD per 1M tokens → integer µUSD per 1M tokens, clamped so that a hand-made rp_cost_price with a
  * NaN or an absurd number cannot make the conversion undefined. */
 static int64_t micro_per_m(double usd)
 {
@@ -608,8 +609,9 @@ static int64_t micro_per_m(double usd)
     return llround(usd * 1e6);
 }
 
-int64_t rp_price_cost_nusd(const rp_price *pr, int64_t input_tokens, int64_t output_tokens,
-                           int64_t cache_read_input_tokens, int64_t cache_creation_input_tokens)
+int64_t rp_cost_price_cost_nusd(const rp_cost_price *pr, int64_t input_tokens,
+                                int64_t output_tokens, int64_t cache_read_input_tokens,
+                                int64_t cache_creation_input_tokens)
 {
     if (!pr)
         return 0;

@@ -19,7 +19,7 @@
 #include "core/arena.h"
 #include "core/json.h"
 
-typedef struct rp_price {
+typedef struct rp_cost_price {
     const char *model;    /* the table's key */
     double input, output; /* USD per 1M tokens */
     double cache_read;    /* given, or 0.10 × input */
@@ -31,60 +31,62 @@ typedef struct rp_price {
     const char *note;       /* shipped entries: e.g. the long-prompt tier not recorded, or NULL */
     const rp_json *aliases; /* shipped entries: array of extra spellings, or NULL */
     bool replaced_shipped;  /* a config entry that replaced a shipped one of the same id */
-} rp_price;
+} rp_cost_price;
 
-typedef struct rp_pricing rp_pricing;
+typedef struct rp_cost_pricing rp_cost_pricing;
 
 /* The compiled-in data/pricing.json text (NUL-terminated) and its length. */
-const char *rp_pricing_shipped_json(size_t *len);
+const char *rp_cost_pricing_shipped_json(size_t *len);
 
 /* Builds the table: the shipped entries, then `config_pricing` (cfg->pricing: an object of
  * model → {input, output, cache_read?, cache_write?}; NULL = none) over them. Everything lives
  * in `a`. Returns NULL with err set when the shipped file or an override is malformed (the
  * config loader validates overrides first, so that names the model). */
-rp_pricing *rp_pricing_build(rp_arena *a, const rp_json *config_pricing, char *err,
-                             size_t err_size);
+rp_cost_pricing *rp_cost_pricing_build(rp_arena *a, const rp_json *config_pricing, char *err,
+                                       size_t err_size);
 
 /* A table built on first use and then kept, so that a process parses the shipped file at most
  * once however many events it prices (a hook call reads the transcript and records the event's
  * own usage; `rampart eval` prices a stream). Zero-initialise it with the config's pricing
  * block in config_pricing; it owns its arena. */
-typedef struct rp_pricing_once {
+typedef struct rp_cost_pricing_once {
     const rp_json *config_pricing; /* cfg->pricing, or NULL */
     rp_arena arena;                /* holds the table */
-    rp_pricing *table;             /* built, or NULL */
-} rp_pricing_once;
+    rp_cost_pricing *table;        /* built, or NULL */
+} rp_cost_pricing_once;
 
 /* The table, built now when it is not yet. NULL with err set when it cannot be built (then
  * the next call tries again, and fails the same way). */
-const rp_pricing *rp_pricing_once_get(rp_pricing_once *o, char *err, size_t err_size);
-void rp_pricing_once_free(rp_pricing_once *o);
+const rp_cost_pricing *rp_cost_pricing_once_get(rp_cost_pricing_once *o, char *err,
+                                                size_t err_size);
+void rp_cost_pricing_once_free(rp_cost_pricing_once *o);
 
 /* Validates one config override entry. Returns 0, or -1 with *field (the offending key, or NULL
  * for the entry itself) and err set, e.g. "input must be a number >= 0". */
-int rp_price_entry_check(const rp_json *entry, const char **field, char *err, size_t err_size);
+int rp_cost_price_entry_check(const rp_json *entry, const char **field, char *err, size_t err_size);
 /* Validates one member of an override entry (so a loader can report every bad field): 0, or -1
  * with err set ("unknown price field (known: …)" or "must be a number >= 0 (USD per 1M
  * tokens)"). */
-int rp_price_field_check(const char *key, const rp_json *value, char *err, size_t err_size);
+int rp_cost_price_field_check(const char *key, const rp_json *value, char *err, size_t err_size);
 
 /* The price of `model`, or NULL when the table has none under any spelling (unpriced). */
-const rp_price *rp_pricing_find(const rp_pricing *p, const char *model);
+const rp_cost_price *rp_cost_pricing_find(const rp_cost_pricing *p, const char *model);
 
 /* Every entry in table order (shipped first, overrides after), for `rampart pricing`. A config
  * entry whose id (folded: lower case, dots between digits as dashes) equals a shipped one
  * replaces it in place instead, with replaced_shipped set. */
-const rp_price *rp_pricing_entries(const rp_pricing *p, size_t *n);
+const rp_cost_price *rp_cost_pricing_entries(const rp_cost_pricing *p, size_t *n);
 /* Metadata of the shipped file: its "updated" date and a note, may be NULL. */
-const char *rp_pricing_updated(const rp_pricing *p);
-const char *rp_pricing_note(const rp_pricing *p);
+const char *rp_cost_pricing_updated(const rp_cost_pricing *p);
+const char *rp_cost_pricing_note(const rp_cost_pricing *p);
 
 /* "YYYY-MM-DD" (a real calendar date, 1970 or later) → days since 1970-01-01 (days may be
  * NULL). Returns 0, or -1 when malformed. */
-int rp_pricing_date_days(const char *ymd, int64_t *days);
+int rp_cost_pricing_date_days(const char *ymd, int64_t *days);
 
 /* The cost of the given token counts at price `pr`, in nano-dollars, rounded to nearest. */
-int64_t rp_price_cost_nusd(const rp_price *pr, int64_t input_tokens, int64_t output_tokens,
-                           int64_t cache_read_input_tokens, int64_t cache_creation_input_tokens);
+int64_t rp_cost_price_cost_nusd(const rp_cost_price *pr, int64_t input_tokens,
+                                int64_t output_tokens, int64_t cache_read_input_tokens,
+                                int64_t cache_creation_input_tokens);
 
 #endif

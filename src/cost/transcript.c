@@ -29,7 +29,7 @@ typedef struct line_info {
 } line_info;
 
 typedef struct message_acc {
-    rp_transcript_message m;
+    rp_cost_transcript_message m;
     size_t first_start; /* where its first line starts */
     size_t last_end;    /* where its last line ends */
     bool proven;        /* known complete: a stop_reason, or the host acts on its tool_use */
@@ -130,8 +130,8 @@ static const char *optional_str(const rp_json *obj, const char *key)
     return rp_json_str(v);
 }
 
-/* The usage object in rp_usage_read's shape (only the four counts, copied into a), or NULL when
- * a count has a wrong type or value: the line is then malformed, never silently zero. */
+/* The usage object in rp_cost_usage_read's shape (only the four counts, copied into a), or NULL
+ * when a count has a wrong type or value: the line is then malformed, never silently zero. */
 static rp_json *read_usage(rp_arena *a, const rp_json *usage)
 {
     rp_json *out = rp_json_new(a, rp_json_make_object());
@@ -143,7 +143,7 @@ static rp_json *read_usage(rp_arena *a, const rp_json *usage)
     }
     rp_usage_record check;
     char err[160];
-    if (rp_usage_read(out, NULL, NULL, true, &check, err, sizeof err) != 0) {
+    if (rp_cost_usage_read(out, NULL, NULL, true, &check, err, sizeof err) != 0) {
         return NULL;
     }
     return out;
@@ -256,7 +256,7 @@ static size_t classify(parse_state *p, const char *chunk, size_t len, bool *over
         size_t line_len = nl ? (size_t)(nl - (chunk + pos)) : len - pos;
         if (nl == NULL) {
             /* A partial line is left for next time unless it is already too long to keep. */
-            if (line_len > RP_TRANSCRIPT_MAX_LINE) {
+            if (line_len > RP_COST_TRANSCRIPT_MAX_LINE) {
                 add_line(p, len, LINE_OVERSIZED);
                 pos = len;
                 *oversized_tail = true;
@@ -264,7 +264,7 @@ static size_t classify(parse_state *p, const char *chunk, size_t len, bool *over
             break;
         }
         line_kind kind = LINE_OVERSIZED;
-        if (line_len <= RP_TRANSCRIPT_MAX_LINE) {
+        if (line_len <= RP_COST_TRANSCRIPT_MAX_LINE) {
             rp_arena_reset(&scratch);
             kind =
                 line_len == 0 ? LINE_IGNORED : read_line(p, &scratch, chunk + pos, pos, line_len);
@@ -288,8 +288,8 @@ static const message_acc *last_message(const parse_state *p)
     return last;
 }
 
-int rp_transcript_parse(rp_arena *a, const char *chunk, size_t len, bool final,
-                        const char *tool_use_id, rp_transcript_chunk *out)
+int rp_cost_transcript_parse(rp_arena *a, const char *chunk, size_t len, bool final,
+                             const char *tool_use_id, rp_cost_transcript_chunk *out)
 {
     memset(out, 0, sizeof *out);
     if (chunk == NULL) {
@@ -342,7 +342,7 @@ int rp_transcript_parse(rp_arena *a, const char *chunk, size_t len, bool final,
     return 0;
 }
 
-const char *rp_transcript_agent_path(rp_arena *a, const char *main_path, const char *agent_id)
+const char *rp_cost_transcript_agent_path(rp_arena *a, const char *main_path, const char *agent_id)
 {
     static const char ext[] = ".jsonl";
     size_t n = main_path ? strlen(main_path) : 0;

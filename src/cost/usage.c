@@ -16,7 +16,7 @@ static const char *const token_fields[] = {
 };
 
 static int read_count_raw(const rp_json *v, const char *name, int64_t *out, char *err, size_t n);
-static int price_from_table(const char *model, const rp_pricing *pricing, bool clamp,
+static int price_from_table(const char *model, const rp_cost_pricing *pricing, bool clamp,
                             rp_usage_record *out, char *err, size_t err_size);
 
 /* A token count: a JSON integer >= 0, or an integral double (some hosts write 12.0), at most
@@ -69,8 +69,8 @@ static int usd_to_nusd(double usd, int64_t *out)
     return 0;
 }
 
-int rp_usage_read(const rp_json *usage, const char *model, const rp_pricing *pricing, bool clamp,
-                  rp_usage_record *out, char *err, size_t err_size)
+int rp_cost_usage_read(const rp_json *usage, const char *model, const rp_cost_pricing *pricing,
+                       bool clamp, rp_usage_record *out, char *err, size_t err_size)
 {
     if (!rp_json_is_object(usage)) {
         snprintf(err, err_size, "usage must be an object, got %s",
@@ -118,14 +118,15 @@ int rp_usage_read(const rp_json *usage, const char *model, const rp_pricing *pri
 }
 
 /* Prices out's token counts at model's price in the table, when it has one. */
-static int price_from_table(const char *model, const rp_pricing *pricing, bool clamp,
+static int price_from_table(const char *model, const rp_cost_pricing *pricing, bool clamp,
                             rp_usage_record *out, char *err, size_t err_size)
 {
-    const rp_price *price = pricing && model && model[0] ? rp_pricing_find(pricing, model) : NULL;
+    const rp_cost_price *price =
+        pricing && model && model[0] ? rp_cost_pricing_find(pricing, model) : NULL;
     if (price != NULL) {
         out->cost_nusd =
-            rp_price_cost_nusd(price, out->input_tokens, out->output_tokens,
-                               out->cache_read_input_tokens, out->cache_creation_input_tokens);
+            rp_cost_price_cost_nusd(price, out->input_tokens, out->output_tokens,
+                                    out->cache_read_input_tokens, out->cache_creation_input_tokens);
         out->priced = true;
         out->priced_by = price->from_config ? RP_PRICED_BY_CONFIG : RP_PRICED_BY_TABLE;
         if (out->cost_nusd > RP_USAGE_MAX_COST_NUSD) {
@@ -179,8 +180,8 @@ static const char *const line_fields[] = {
     "cost_usd",
 };
 
-int rp_usage_record_from_json(const rp_json *line, const rp_pricing *pricing, int64_t now_us,
-                              rp_usage_record *out, char *err, size_t err_size)
+int rp_cost_usage_record_from_json(const rp_json *line, const rp_cost_pricing *pricing,
+                                   int64_t now_us, rp_usage_record *out, char *err, size_t err_size)
 {
     memset(out, 0, sizeof *out);
     if (!rp_json_is_object(line)) {
@@ -262,7 +263,8 @@ int rp_usage_record_from_json(const rp_json *line, const rp_pricing *pricing, in
             }
         }
     }
-    if (rp_usage_read(nested ? nested : line, out->model, pricing, false, out, err, err_size) != 0)
+    if (rp_cost_usage_read(nested ? nested : line, out->model, pricing, false, out, err,
+                           err_size) != 0)
         return -1;
     const rp_json *top_cost = nested ? rp_json_get(line, "cost_usd") : NULL;
     if (top_cost != NULL && top_cost->type != RP_JSON_NULL) {
@@ -279,9 +281,9 @@ int rp_usage_record_from_json(const rp_json *line, const rp_pricing *pricing, in
     return 0;
 }
 
-int rp_usage_from_llm_response(const rp_json *data, const char *context_model,
-                               const rp_pricing *pricing, int64_t now_us, rp_usage_record *out,
-                               char *err, size_t err_size)
+int rp_cost_usage_from_llm_response(const rp_json *data, const char *context_model,
+                                    const rp_cost_pricing *pricing, int64_t now_us,
+                                    rp_usage_record *out, char *err, size_t err_size)
 {
     const rp_json *usage = rp_json_get(data, "usage");
     if (usage == NULL || usage->type == RP_JSON_NULL)
@@ -308,7 +310,7 @@ int rp_usage_from_llm_response(const rp_json *data, const char *context_model,
     }
     out->time_us = now_us;
     /* Clamped, not refused: a report the host made must be counted, or it cannot trip a budget. */
-    if (rp_usage_read(usage, out->model, pricing, true, out, err, err_size) != 0)
+    if (rp_cost_usage_read(usage, out->model, pricing, true, out, err, err_size) != 0)
         return -1;
     /* A host reports cost 0 for a provider it cannot price (opencode and Pi do): a zero cost
      * for tokens is no price, so the table prices them when it can. */
@@ -321,7 +323,7 @@ int rp_usage_from_llm_response(const rp_json *data, const char *context_model,
     return 1;
 }
 
-rp_json rp_usage_totals_to_json(rp_arena *a, const rp_usage_totals *t)
+rp_json rp_cost_usage_totals_to_json(rp_arena *a, const rp_usage_totals *t)
 {
     rp_json o = rp_json_make_object();
     rp_json_object_set(a, &o, "input_tokens", rp_json_make_int(t->input_tokens));

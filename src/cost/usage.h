@@ -24,8 +24,8 @@
  * `clamp` are recorded at the bound (a host's report must never be dropped: spend that is not
  * recorded cannot trip a budget). Returns 0, or -1 with err naming the field
  * ("input_tokens must be an integer >= 0, got -5"). */
-int rp_usage_read(const rp_json *usage, const char *model, const rp_pricing *pricing, bool clamp,
-                  rp_usage_record *out, char *err, size_t err_size);
+int rp_cost_usage_read(const rp_json *usage, const char *model, const rp_cost_pricing *pricing,
+                       bool clamp, rp_usage_record *out, char *err, size_t err_size);
 
 /* A whole `rampart usage record` line: the fields above at the top level (or in a nested
  * `usage` object), plus session_id (required, non-empty string), user, parent_session_id,
@@ -33,8 +33,9 @@ int rp_usage_read(const rp_json *usage, const char *model, const rp_pricing *pri
  * after now_us, not before 1970). Unknown keys, at the top level and in `usage` (which may also
  * hold total_tokens, ignored), are errors (a misspelt field must not silently record zero). Strings
  * are borrowed from line. */
-int rp_usage_record_from_json(const rp_json *line, const rp_pricing *pricing, int64_t now_us,
-                              rp_usage_record *out, char *err, size_t err_size);
+int rp_cost_usage_record_from_json(const rp_json *line, const rp_cost_pricing *pricing,
+                                   int64_t now_us, rp_usage_record *out, char *err,
+                                   size_t err_size);
 
 /* What an llm_response event reports: data.usage (object) with data.model (else context.model)
  * and data.id / data.message_id / data.response_id / data.request_id as the dedupe key. A
@@ -43,12 +44,12 @@ int rp_usage_record_from_json(const rp_json *line, const rp_pricing *pricing, in
  * model, else it stays priced at 0 by the host. (`rampart usage record` keeps a stated 0.)
  * Returns 1 and fills *out (time = now_us, session and links left to the caller), 0 when the
  * event carries no usage, -1 with err when the usage is malformed. */
-int rp_usage_from_llm_response(const rp_json *data, const char *context_model,
-                               const rp_pricing *pricing, int64_t now_us, rp_usage_record *out,
-                               char *err, size_t err_size);
+int rp_cost_usage_from_llm_response(const rp_json *data, const char *context_model,
+                                    const rp_cost_pricing *pricing, int64_t now_us,
+                                    rp_usage_record *out, char *err, size_t err_size);
 
 /* The PolicyEvent form of summed usage (reference §1.2): the five counters, total_cost_usd
  * when anything was priced, and unpriced_tokens when > 0 (rampart's extension). */
-rp_json rp_usage_totals_to_json(rp_arena *a, const rp_usage_totals *t);
+rp_json rp_cost_usage_totals_to_json(rp_arena *a, const rp_usage_totals *t);
 
 #endif

@@ -24,13 +24,13 @@
 
 #include "hosts/claude_shape.h"
 
-extern const rp_host_adapter rp_host_claude_code;
+extern const rp_hook_adapter rp_host_claude_code;
 
 static int parse(const rp_json *payload, const rp_hook_env *env, rp_arena *a, rp_hook_call *call,
                  char *err, size_t err_size)
 {
-    return rp_claude_shape_parse(&rp_host_claude_code, RP_DIALECT_CLAUDE, payload, env, a, call,
-                                 err, err_size);
+    return rp_hook_claude_shape_parse(&rp_host_claude_code, RP_HOOK_DIALECT_CLAUDE, payload, env, a,
+                                      call, err, err_size);
 }
 
 static void answer_pre_tool(const rp_hook_call *call, const rp_hook_verdict *v,
@@ -42,11 +42,11 @@ static void answer_pre_tool(const rp_hook_call *call, const rp_hook_verdict *v,
     /* A rewrite rides with an ASK too (a REDACT policy and an asking one): the person approves
      * the rewritten input, never the original, so "ask" carries updatedInput as "allow" does. */
     if (result != RP_DENY && v->data) {
-        updated = call->can_rewrite ? rp_shape_updated_input(a, call, v->data) : NULL;
+        updated = call->can_rewrite ? rp_hook_shape_updated_input(a, call, v->data) : NULL;
         if (updated == NULL) {
             result = RP_DENY; /* a rewrite that cannot be applied must not run as it was */
-            reason =
-                rp_shape_rewrite_reason(a, "the tool input would have to be rewritten", v->reason);
+            reason = rp_hook_shape_rewrite_reason(a, "the tool input would have to be rewritten",
+                                                  v->reason);
         }
     }
     if (result == RP_DENY) {
@@ -58,16 +58,16 @@ static void answer_pre_tool(const rp_hook_call *call, const rp_hook_verdict *v,
             out->exit_code = 2;
             return;
         }
-        rp_shape_write_decision(&out->out, a, "PreToolUse", "deny", reason, NULL);
+        rp_hook_shape_write_decision(&out->out, a, "PreToolUse", "deny", reason, NULL);
     } else if (result == RP_ASK) {
-        rp_shape_write_decision(&out->out, a, "PreToolUse", "ask",
-                                reason && reason[0] ? reason : "rampart asks for approval",
-                                updated);
+        rp_hook_shape_write_decision(&out->out, a, "PreToolUse", "ask",
+                                     reason && reason[0] ? reason : "rampart asks for approval",
+                                     updated);
     } else if (updated) {
-        rp_shape_write_decision(&out->out, a, "PreToolUse",
-                                s && s->allow_overrides ? "allow" : NULL, reason, updated);
+        rp_hook_shape_write_decision(&out->out, a, "PreToolUse",
+                                     s && s->allow_overrides ? "allow" : NULL, reason, updated);
     } else if (s && s->allow_overrides) {
-        rp_shape_write_decision(&out->out, a, "PreToolUse", "allow", reason, NULL);
+        rp_hook_shape_write_decision(&out->out, a, "PreToolUse", "allow", reason, NULL);
     }
 }
 
@@ -75,14 +75,14 @@ static void answer_post_tool(const rp_hook_call *call, const rp_hook_verdict *v,
                              rp_hook_answer *out)
 {
     if (v->result != RP_ALLOW) {
-        rp_shape_write_block(&out->out, a,
-                             v->reason && v->reason[0] ? v->reason : "blocked by rampart");
+        rp_hook_shape_write_block(&out->out, a,
+                                  v->reason && v->reason[0] ? v->reason : "blocked by rampart");
         return;
     }
     if (v->data == NULL)
         return;
     /* The rewrite is of the normalised data ({result, is_error}): back into the tool's shape. */
-    const rp_json *output = rp_tool_result_host_output(a, call->tool_output, v->data);
+    const rp_json *output = rp_hook_tool_result_host_output(a, call->tool_output, v->data);
     if (output && call->host_event && strcmp(call->host_event, "PostToolUse") == 0) {
         rp_json hso = rp_json_make_object();
         rp_json_object_set(a, &hso, "hookEventName", rp_json_make_string_ref("PostToolUse"));
@@ -94,9 +94,9 @@ static void answer_post_tool(const rp_hook_call *call, const rp_hook_verdict *v,
         return;
     }
     const char *reason =
-        rp_shape_rewrite_reason(a, "the tool output would have to be redacted", v->reason);
+        rp_hook_shape_rewrite_reason(a, "the tool output would have to be redacted", v->reason);
     rp_hook_told(out, RP_DENY, reason);
-    rp_shape_write_block(&out->out, a, reason);
+    rp_hook_shape_write_block(&out->out, a, reason);
 }
 
 static void answer(const rp_hook_call *call, const rp_hook_verdict *v,
@@ -108,13 +108,13 @@ static void answer(const rp_hook_call *call, const rp_hook_verdict *v,
         break;
     case RP_HOOK_PROMPT:
         if (v->result != RP_ALLOW)
-            rp_shape_write_block(&out->out, a,
-                                 v->reason && v->reason[0] ? v->reason : "blocked by rampart");
+            rp_hook_shape_write_block(&out->out, a,
+                                      v->reason && v->reason[0] ? v->reason : "blocked by rampart");
         else if (v->data) {
             const char *reason =
-                rp_shape_rewrite_reason(a, "the prompt would have to be redacted", v->reason);
+                rp_hook_shape_rewrite_reason(a, "the prompt would have to be redacted", v->reason);
             rp_hook_told(out, RP_DENY, reason);
-            rp_shape_write_block(&out->out, a, reason);
+            rp_hook_shape_write_block(&out->out, a, reason);
         }
         break;
     case RP_HOOK_POST_TOOL:
@@ -125,7 +125,7 @@ static void answer(const rp_hook_call *call, const rp_hook_verdict *v,
     }
 }
 
-const rp_host_adapter rp_host_claude_code = {.name = "claude-code",
+const rp_hook_adapter rp_host_claude_code = {.name = "claude-code",
                                              .harness = "claude-code",
                                              .deadline_ms = 1000,
                                              .parse = parse,

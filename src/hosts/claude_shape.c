@@ -48,7 +48,7 @@ static bool find_nul(const rp_json *v, char *path, size_t cap, size_t len)
     return false;
 }
 
-int rp_shape_reject_nul(const rp_json *v, char *err, size_t err_size)
+int rp_hook_shape_reject_nul(const rp_json *v, char *err, size_t err_size)
 {
     char path[160] = "";
     if (v == NULL || !find_nul(v, path, sizeof path, 0))
@@ -61,7 +61,7 @@ int rp_shape_reject_nul(const rp_json *v, char *err, size_t err_size)
 
 /* The phase of a Claude Code or Codex event name. Codex fires fewer events (A.2.1); the rest
  * of its schema (PermissionRequest, PreCompact, ...) decides nothing rampart evaluates. */
-static rp_hook_phase event_phase(const char *name, rp_claude_dialect d)
+static rp_hook_phase event_phase(const char *name, rp_hook_claude_dialect d)
 {
     static const struct {
         const char *name;
@@ -79,7 +79,8 @@ static rp_hook_phase event_phase(const char *name, rp_claude_dialect d)
     };
     for (size_t i = 0; i < sizeof events / sizeof events[0]; i++)
         if (strcmp(events[i].name, name) == 0)
-            return d == RP_DIALECT_CODEX && !events[i].codex ? RP_HOOK_IGNORED : events[i].phase;
+            return d == RP_HOOK_DIALECT_CODEX && !events[i].codex ? RP_HOOK_IGNORED
+                                                                  : events[i].phase;
     return RP_HOOK_IGNORED;
 }
 
@@ -117,18 +118,18 @@ static const rp_json *apply_patch_args(rp_arena *a, const rp_json *input)
 }
 
 /* After rp_hook_read_tool. */
-static int parse_pre_tool(rp_claude_dialect d, const rp_hook_env *env, rp_arena *a,
+static int parse_pre_tool(rp_hook_claude_dialect d, const rp_hook_env *env, rp_arena *a,
                           rp_hook_call *call, char *err, size_t err_size)
 {
-    call->can_ask = d == RP_DIALECT_CLAUDE; /* Codex treats "ask" as a hook failure (A.2.1) */
+    call->can_ask = d == RP_HOOK_DIALECT_CLAUDE; /* Codex treats "ask" as a hook failure (A.2.1) */
     call->can_rewrite = true;
     const char *tool = call->tool_name;
-    if (d == RP_DIALECT_CLAUDE && (strcmp(tool, "Agent") == 0 || strcmp(tool, "Task") == 0)) {
+    if (d == RP_HOOK_DIALECT_CLAUDE && (strcmp(tool, "Agent") == 0 || strcmp(tool, "Task") == 0)) {
         const char *subagent_type;
         if (rp_hook_opt_str(call->tool_input, "subagent_type", &subagent_type, err, err_size) != 0)
             return -1;
         rp_hook_event_dispatch(a, &call->event, env, tool, subagent_type, call->tool_input);
-    } else if (d == RP_DIALECT_CODEX && strcmp(tool, "apply_patch") == 0) {
+    } else if (d == RP_HOOK_DIALECT_CODEX && strcmp(tool, "apply_patch") == 0) {
         rp_hook_event_tool_call(a, &call->event, tool, apply_patch_args(a, call->tool_input));
     } else {
         rp_hook_event_tool_call(a, &call->event, tool, call->tool_input);
@@ -138,16 +139,16 @@ static int parse_pre_tool(rp_claude_dialect d, const rp_hook_env *env, rp_arena 
 
 /* After rp_hook_read_tool. The result is normalised (tool_result.h): PostToolUseFailure's
  * `error` (Claude's failure event; "Exit code N" first for a shell) is an error; PostToolUse's
- * tool_response is an error only when it says so (rp_tool_outcome_claude). Codex sends the
+ * tool_response is an error only when it says so (rp_hook_tool_outcome_claude). Codex sends the
  * output as a string with no failure event: its exec output's "Exit code: N" line, when there
  * is one (apply_patch has it), is the signal, else the text heuristics decide. */
-static int parse_post_tool(rp_claude_dialect d, const rp_json *payload, rp_arena *a,
+static int parse_post_tool(rp_hook_claude_dialect d, const rp_json *payload, rp_arena *a,
                            rp_hook_call *call, char *err, size_t err_size)
 {
     const rp_json *args = call->tool_input;
-    if (d == RP_DIALECT_CODEX && strcmp(call->tool_name, "apply_patch") == 0)
+    if (d == RP_HOOK_DIALECT_CODEX && strcmp(call->tool_name, "apply_patch") == 0)
         args = apply_patch_args(a, args);
-    rp_tool_outcome outcome;
+    rp_hook_tool_outcome outcome;
     if (strcmp(call->host_event, "PostToolUseFailure") == 0) {
         const char *error;
         if (rp_hook_opt_str(payload, "error", &error, err, err_size) != 0)
@@ -155,17 +156,18 @@ static int parse_post_tool(rp_claude_dialect d, const rp_json *payload, rp_arena
         if (error == NULL)
             return rp_hook_fail(err, err_size, "error is missing");
         call->tool_output = rp_json_get(payload, "error");
-        outcome = RP_TOOL_ERROR;
+        outcome = RP_HOOK_TOOL_ERROR;
     } else {
         call->tool_output = rp_json_get(payload, "tool_response");
         if (call->tool_output == NULL)
             return rp_hook_fail(err, err_size, "tool_response is missing");
-        if (d == RP_DIALECT_CODEX)
-            outcome = rp_json_is_string(call->tool_output)
-                          ? rp_tool_outcome_exit_line(call->tool_output->v.s, "Exit code:", true)
-                          : RP_TOOL_UNKNOWN;
+        if (d == RP_HOOK_DIALECT_CODEX)
+            outcome =
+                rp_json_is_string(call->tool_output)
+                    ? rp_hook_tool_outcome_exit_line(call->tool_output->v.s, "Exit code:", true)
+                    : RP_HOOK_TOOL_UNKNOWN;
         else
-            outcome = rp_tool_outcome_claude(call->tool_output);
+            outcome = rp_hook_tool_outcome_claude(call->tool_output);
     }
     rp_hook_event_tool_result(a, &call->event, call->tool_name, args, call->tool_output, outcome);
     return 0;
@@ -202,9 +204,9 @@ static const char *event_type(rp_hook_phase p)
     }
 }
 
-int rp_claude_shape_parse(const rp_host_adapter *host, rp_claude_dialect dialect,
-                          const rp_json *payload, const rp_hook_env *env, rp_arena *a,
-                          rp_hook_call *call, char *err, size_t err_size)
+int rp_hook_claude_shape_parse(const rp_hook_adapter *host, rp_hook_claude_dialect dialect,
+                               const rp_json *payload, const rp_hook_env *env, rp_arena *a,
+                               rp_hook_call *call, char *err, size_t err_size)
 {
     memset(call, 0, sizeof *call);
     call->phase = RP_HOOK_PRE_TOOL; /* until the event name says otherwise: the form that blocks */
@@ -256,11 +258,12 @@ int rp_claude_shape_parse(const rp_host_adapter *host, rp_claude_dialect dialect
                             err_size) != 0)
             return -1;
         if (call->transcript_path == NULL)
-            call->transcript_path = dialect == RP_DIALECT_CLAUDE
-                                        ? rp_transcript_agent_path(a, named_path, agent_id)
+            call->transcript_path = dialect == RP_HOOK_DIALECT_CLAUDE
+                                        ? rp_cost_transcript_agent_path(a, named_path, agent_id)
                                         : named_path;
     }
-    if (rp_hook_phase_protects(call->phase) && rp_shape_reject_nul(payload, err, err_size) != 0)
+    if (rp_hook_phase_protects(call->phase) &&
+        rp_hook_shape_reject_nul(payload, err, err_size) != 0)
         return -1;
     const rp_json *prompt = rp_json_get(payload, "prompt");
     if (call->phase == RP_HOOK_PROMPT && rp_json_is_string(prompt))
@@ -293,8 +296,8 @@ int rp_claude_shape_parse(const rp_host_adapter *host, rp_claude_dialect dialect
 
 /* ---- answers ---- */
 
-void rp_shape_write_decision(rp_buf *out, rp_arena *a, const char *event, const char *decision,
-                             const char *reason, const rp_json *updated)
+void rp_hook_shape_write_decision(rp_buf *out, rp_arena *a, const char *event, const char *decision,
+                                  const char *reason, const rp_json *updated)
 {
     rp_json hso = rp_json_make_object();
     rp_json_object_set(a, &hso, "hookEventName", rp_json_make_string_ref(event));
@@ -309,7 +312,7 @@ void rp_shape_write_decision(rp_buf *out, rp_arena *a, const char *event, const 
     rp_hook_write_line(out, &top);
 }
 
-void rp_shape_write_block(rp_buf *out, rp_arena *a, const char *reason)
+void rp_hook_shape_write_block(rp_buf *out, rp_arena *a, const char *reason)
 {
     rp_json top = rp_json_make_object();
     rp_json_object_set(a, &top, "decision", rp_json_make_string_ref("block"));
@@ -317,7 +320,7 @@ void rp_shape_write_block(rp_buf *out, rp_arena *a, const char *reason)
     rp_hook_write_line(out, &top);
 }
 
-const char *rp_shape_rewrite_reason(rp_arena *a, const char *prefix, const char *reason)
+const char *rp_hook_shape_rewrite_reason(rp_arena *a, const char *prefix, const char *reason)
 {
     return rp_arena_sprintf(a, "%s: %s", prefix,
                             reason && reason[0] ? reason : "a policy rewrote it");
@@ -331,7 +334,8 @@ static const rp_json *args_of(const rp_json *data, bool dispatch)
     return dispatch ? rp_json_get(args, "args") : args;
 }
 
-const rp_json *rp_shape_updated_input(rp_arena *a, const rp_hook_call *call, const rp_json *data)
+const rp_json *rp_hook_shape_updated_input(rp_arena *a, const rp_hook_call *call,
+                                           const rp_json *data)
 {
     if (!rp_json_is_object(call->tool_input))
         return NULL;

@@ -23,15 +23,15 @@
 
 #include "hosts/claude_shape.h"
 
-extern const rp_host_adapter rp_host_codex;
+extern const rp_hook_adapter rp_host_codex;
 
 #define ASK_PREFIX "rampart asks for approval, which Codex hooks cannot do: "
 
 static int parse(const rp_json *payload, const rp_hook_env *env, rp_arena *a, rp_hook_call *call,
                  char *err, size_t err_size)
 {
-    return rp_claude_shape_parse(&rp_host_codex, RP_DIALECT_CODEX, payload, env, a, call, err,
-                                 err_size);
+    return rp_hook_claude_shape_parse(&rp_host_codex, RP_HOOK_DIALECT_CODEX, payload, env, a, call,
+                                      err, err_size);
 }
 
 static const char *nonempty(const char *reason, const char *fallback)
@@ -54,15 +54,16 @@ static void answer_pre_tool(const rp_hook_call *call, const rp_hook_verdict *v,
         if (v->data == NULL)
             return;
         const rp_json *updated =
-            call->can_rewrite ? rp_shape_updated_input(a, call, v->data) : NULL;
+            call->can_rewrite ? rp_hook_shape_updated_input(a, call, v->data) : NULL;
         if (updated) {
-            rp_shape_write_decision(&out->out, a, "PreToolUse", "allow", NULL, updated);
+            rp_hook_shape_write_decision(&out->out, a, "PreToolUse", "allow", NULL, updated);
             return;
         }
-        reason = rp_shape_rewrite_reason(a, "the tool input would have to be rewritten", v->reason);
+        reason =
+            rp_hook_shape_rewrite_reason(a, "the tool input would have to be rewritten", v->reason);
     }
     rp_hook_told(out, RP_DENY, reason);
-    rp_shape_write_decision(&out->out, a, "PreToolUse", "deny", reason, NULL);
+    rp_hook_shape_write_decision(&out->out, a, "PreToolUse", "deny", reason, NULL);
 }
 
 static void answer(const rp_hook_call *call, const rp_hook_verdict *v,
@@ -75,15 +76,15 @@ static void answer(const rp_hook_call *call, const rp_hook_verdict *v,
     case RP_HOOK_PROMPT:
     case RP_HOOK_POST_TOOL:
         if (v->result != RP_ALLOW)
-            rp_shape_write_block(&out->out, a, nonempty(v->reason, "blocked by rampart"));
+            rp_hook_shape_write_block(&out->out, a, nonempty(v->reason, "blocked by rampart"));
         else if (v->data) {
-            const char *reason = rp_shape_rewrite_reason(
+            const char *reason = rp_hook_shape_rewrite_reason(
                 a,
                 call->phase == RP_HOOK_PROMPT ? "the prompt would have to be redacted"
                                               : "the tool output would have to be redacted",
                 v->reason);
             rp_hook_told(out, RP_DENY, reason);
-            rp_shape_write_block(&out->out, a, reason);
+            rp_hook_shape_write_block(&out->out, a, reason);
         }
         break;
     default:
@@ -91,7 +92,7 @@ static void answer(const rp_hook_call *call, const rp_hook_verdict *v,
     }
 }
 
-const rp_host_adapter rp_host_codex = {.name = "codex",
+const rp_hook_adapter rp_host_codex = {.name = "codex",
                                        .harness = "codex-native",
                                        .deadline_ms = 1000,
                                        .parse = parse,

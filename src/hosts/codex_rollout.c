@@ -23,11 +23,11 @@ typedef struct rollout_state {
     rp_arena *a;
     const char *model;   /* of the last turn_context so far (or the caller's), NULL for none */
     const char *last_id; /* of the last response emitted */
-    rp_transcript_chunk *out;
+    rp_cost_transcript_chunk *out;
     size_t cap;
     const char *call_id; /* the tool call whose outcome is looked for, or NULL */
     const char *needle;  /* "id":"CALL_ID", as Codex writes it */
-    rp_tool_outcome call_outcome;
+    rp_hook_tool_outcome call_outcome;
 } rollout_state;
 
 /* Only a line with one of these words can hold usage or a model. */
@@ -58,7 +58,7 @@ static bool str_is(const char *s, const char *want)
 /* True when `line` is the item_completed of call_id, with *outcome what it says. Codex's items
  * of a tool call (CommandExecution, FileChange, McpToolCall, DynamicToolCall) share `status`; a
  * command also has its exit_code, which is the signal even if the status were to disagree. */
-static bool item_outcome(const rp_json *line, const char *call_id, rp_tool_outcome *outcome)
+static bool item_outcome(const rp_json *line, const char *call_id, rp_hook_tool_outcome *outcome)
 {
     const rp_json *payload = rp_json_get(line, "payload");
     const rp_json *item = rp_json_get(payload, "item");
@@ -72,17 +72,17 @@ static bool item_outcome(const rp_json *line, const char *call_id, rp_tool_outco
     bool nonzero =
         code != NULL && rp_json_is_integer(code) && !(code->type == RP_JSON_INT && code->v.i == 0);
     if (nonzero || str_is(status, "failed")) {
-        *outcome = RP_TOOL_ERROR;
+        *outcome = RP_HOOK_TOOL_ERROR;
     } else if (str_is(status, "completed")) {
-        *outcome = RP_TOOL_OK;
+        *outcome = RP_HOOK_TOOL_OK;
     } else {
-        *outcome = RP_TOOL_UNKNOWN; /* in progress, declined, or a status not known */
+        *outcome = RP_HOOK_TOOL_UNKNOWN; /* in progress, declined, or a status not known */
     }
     return true;
 }
 
-/* A Codex usage object's counts, checked by the ledger's own rule (rp_usage_read: integers >= 0,
- * absent = 0, clamped to the bound) under the ledger's names: input_tokens, cache read =
+/* A Codex usage object's counts, checked by the ledger's own rule (rp_cost_usage_read: integers >=
+ * 0, absent = 0, clamped to the bound) under the ledger's names: input_tokens, cache read =
  * cached_input_tokens, output_tokens, cache write = cache_write_input_tokens. -1 when usage is
  * not an object or a count is not a count. */
 static int read_counts(rp_arena *scratch, const rp_json *usage, rp_usage_record *rec)
@@ -105,12 +105,12 @@ static int read_counts(rp_arena *scratch, const rp_json *usage, rp_usage_record 
     }
     char err[160];
     memset(rec, 0, sizeof *rec);
-    return rp_usage_read(o, NULL, NULL, true, rec, err, sizeof err);
+    return rp_cost_usage_read(o, NULL, NULL, true, rec, err, sizeof err);
 }
 
 static void emit(rollout_state *s, const char *id, int64_t time_us, const rp_usage_record *u)
 {
-    rp_transcript_chunk *out = s->out;
+    rp_cost_transcript_chunk *out = s->out;
     if (out->n_messages == s->cap) {
         size_t cap = s->cap ? s->cap * 2 : 16;
         out->messages = rp_arena_realloc(s->a, out->messages, s->cap * sizeof *out->messages,
@@ -128,7 +128,7 @@ static void emit(rollout_state *s, const char *id, int64_t time_us, const rp_usa
                        rp_json_make_int(u->cache_read_input_tokens));
     rp_json_object_set(s->a, usage, "cache_creation_input_tokens",
                        rp_json_make_int(u->cache_creation_input_tokens));
-    rp_transcript_message *m = &out->messages[out->n_messages++];
+    rp_cost_transcript_message *m = &out->messages[out->n_messages++];
     m->id = rp_arena_strdup(s->a, id);
     m->model = s->model;
     m->time_us = time_us;
@@ -206,22 +206,22 @@ static line_kind read_line(rollout_state *s, rp_arena *scratch, const char *text
     if (line == NULL || line->type != RP_JSON_OBJECT) {
         return LINE_MALFORMED;
     }
-    rp_tool_outcome outcome;
+    rp_hook_tool_outcome outcome;
     if (item && item_outcome(line, s->call_id, &outcome)) {
         s->call_outcome = outcome;
     }
     return usage ? read_usage(s, scratch, line) : LINE_IGNORED;
 }
 
-int rp_codex_rollout_parse(rp_arena *a, const char *chunk, size_t len, const char *model,
-                           rp_transcript_chunk *out)
+int rp_hook_codex_rollout_parse(rp_arena *a, const char *chunk, size_t len, const char *model,
+                                rp_cost_transcript_chunk *out)
 {
-    return rp_codex_rollout_parse_call(a, chunk, len, model, NULL, out, NULL);
+    return rp_hook_codex_rollout_parse_call(a, chunk, len, model, NULL, out, NULL);
 }
 
-int rp_codex_rollout_parse_call(rp_arena *a, const char *chunk, size_t len, const char *model,
-                                const char *call_id, rp_transcript_chunk *out,
-                                rp_tool_outcome *call_outcome)
+int rp_hook_codex_rollout_parse_call(rp_arena *a, const char *chunk, size_t len, const char *model,
+                                     const char *call_id, rp_cost_transcript_chunk *out,
+                                     rp_hook_tool_outcome *call_outcome)
 {
     memset(out, 0, sizeof *out);
     rollout_state s = {.a = a,
@@ -231,7 +231,7 @@ int rp_codex_rollout_parse_call(rp_arena *a, const char *chunk, size_t len, cons
                        .needle = call_id ? rp_arena_sprintf(a, "\"id\":\"%s\"", call_id) : NULL};
     out->messages = rp_arena_alloc(a, sizeof *out->messages);
     if (call_outcome != NULL) {
-        *call_outcome = RP_TOOL_UNKNOWN;
+        *call_outcome = RP_HOOK_TOOL_UNKNOWN;
     }
     if (chunk == NULL) {
         return 0;
@@ -244,12 +244,12 @@ int rp_codex_rollout_parse_call(rp_arena *a, const char *chunk, size_t len, cons
         line_kind kind = LINE_OVERSIZED;
         if (nl == NULL) {
             /* A partial line is left for next time unless it is already too long to keep. */
-            if (line_len <= RP_TRANSCRIPT_MAX_LINE) {
+            if (line_len <= RP_COST_TRANSCRIPT_MAX_LINE) {
                 break;
             }
             pos = len;
         } else {
-            if (line_len <= RP_TRANSCRIPT_MAX_LINE) {
+            if (line_len <= RP_COST_TRANSCRIPT_MAX_LINE) {
                 kind = read_line(&s, &scratch, chunk + pos, line_len);
             }
             pos += line_len + 1;
@@ -266,24 +266,25 @@ int rp_codex_rollout_parse_call(rp_arena *a, const char *chunk, size_t len, cons
     return 0;
 }
 
-rp_tool_outcome rp_codex_rollout_call_outcome(const char *chunk, size_t len, const char *call_id)
+rp_hook_tool_outcome rp_hook_codex_rollout_call_outcome(const char *chunk, size_t len,
+                                                        const char *call_id)
 {
     if (chunk == NULL || call_id == NULL) {
-        return RP_TOOL_UNKNOWN;
+        return RP_HOOK_TOOL_UNKNOWN;
     }
     rp_arena a = {0};
     rp_arena scratch = {0};
-    rp_tool_outcome found = RP_TOOL_UNKNOWN;
+    rp_hook_tool_outcome found = RP_HOOK_TOOL_UNKNOWN;
     const char *needle = rp_arena_sprintf(&a, "\"id\":\"%s\"", call_id);
     size_t pos = 0;
     const char *nl;
     while (pos < len && (nl = memchr(chunk + pos, '\n', len - pos)) != NULL) {
         size_t line_len = (size_t)(nl - (chunk + pos));
-        if (line_len <= RP_TRANSCRIPT_MAX_LINE && may_be_item(chunk + pos, line_len, needle)) {
+        if (line_len <= RP_COST_TRANSCRIPT_MAX_LINE && may_be_item(chunk + pos, line_len, needle)) {
             rp_arena_reset(&scratch);
             rp_json_error jerr;
             const rp_json *line = rp_json_parse(&scratch, chunk + pos, line_len, &jerr);
-            rp_tool_outcome outcome;
+            rp_hook_tool_outcome outcome;
             if (line != NULL && line->type == RP_JSON_OBJECT &&
                 item_outcome(line, call_id, &outcome)) {
                 found = outcome;

@@ -31,7 +31,7 @@
  * McpToolCall item, each with the same `status`.
  *
  * Pure: the caller (src/hosts/hook_spend.c) reads the bytes and remembers the offset; the result
- * is the Claude reader's rp_transcript_chunk, so the ledger path is one. */
+ * is the Claude reader's rp_cost_transcript_chunk, so the ledger path is one. */
 #ifndef RAMPART_HOSTS_CODEX_ROLLOUT_H
 #define RAMPART_HOSTS_CODEX_ROLLOUT_H
 
@@ -43,7 +43,7 @@
 
 /* Reads chunk[0..len): the rollout from a remembered offset to (some) end. Only complete lines
  * are read (a line is written whole, so each one is final); a partial last line is left for next
- * time, unless it is already longer than RP_TRANSCRIPT_MAX_LINE (consumed as oversized, as in
+ * time, unless it is already longer than RP_COST_TRANSCRIPT_MAX_LINE (consumed as oversized, as in
  * transcript.h). `model` is the session's model before the chunk (from an earlier read), NULL
  * or "" for none: a response before any turn_context of the chunk is charged at it. Lines are
  * looked at only when they can hold usage or a model (they contain "token_count",
@@ -51,23 +51,24 @@
  * a wrong type is malformed and skipped. A response whose id equals the previous one's is not
  * emitted twice. out->model is the last turn_context's model of the chunk, or NULL. Strings and
  * usage objects live in `a`. Never fails on content; returns 0. */
-int rp_codex_rollout_parse(rp_arena *a, const char *chunk, size_t len, const char *model,
-                           rp_transcript_chunk *out);
+int rp_hook_codex_rollout_parse(rp_arena *a, const char *chunk, size_t len, const char *model,
+                                rp_cost_transcript_chunk *out);
 
-/* rp_codex_rollout_parse, and in the same pass the outcome of tool call `call_id` (NULL: none
+/* rp_hook_codex_rollout_parse, and in the same pass the outcome of tool call `call_id` (NULL: none
  * looked for) from its completed item among the chunk's complete lines
- * (rp_codex_rollout_call_outcome's rule; a line that can be that item but is not JSON counts as
- * malformed). *call_outcome is RP_TOOL_UNKNOWN when the chunk has no such item. */
-int rp_codex_rollout_parse_call(rp_arena *a, const char *chunk, size_t len, const char *model,
-                                const char *call_id, rp_transcript_chunk *out,
-                                rp_tool_outcome *call_outcome);
+ * (rp_hook_codex_rollout_call_outcome's rule; a line that can be that item but is not JSON counts
+ * as malformed). *call_outcome is RP_HOOK_TOOL_UNKNOWN when the chunk has no such item. */
+int rp_hook_codex_rollout_parse_call(rp_arena *a, const char *chunk, size_t len, const char *model,
+                                     const char *call_id, rp_cost_transcript_chunk *out,
+                                     rp_hook_tool_outcome *call_outcome);
 
 /* The outcome of tool call `call_id` from the last item_completed of that id among the complete
  * lines of chunk[0..len) (a first line that is cut, as in a tail read from mid-file, is not JSON
  * and is skipped): ERROR when its status is "failed" or its exit_code an integer other than 0;
  * OK when its status is "completed" (and its exit_code, if any, 0); else, and when no line is
- * that item, RP_TOOL_UNKNOWN. Only lines containing "item_completed" and the quoted call id are
- * parsed, each in a scratch arena freed before returning. */
-rp_tool_outcome rp_codex_rollout_call_outcome(const char *chunk, size_t len, const char *call_id);
+ * that item, RP_HOOK_TOOL_UNKNOWN. Only lines containing "item_completed" and the quoted call id
+ * are parsed, each in a scratch arena freed before returning. */
+rp_hook_tool_outcome rp_hook_codex_rollout_call_outcome(const char *chunk, size_t len,
+                                                        const char *call_id);
 
 #endif

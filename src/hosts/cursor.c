@@ -26,7 +26,7 @@
 
 #include "hosts/claude_shape.h"
 
-extern const rp_host_adapter rp_host_cursor;
+extern const rp_hook_adapter rp_host_cursor;
 
 static const struct {
     const char *name;
@@ -122,22 +122,22 @@ static rp_json obj1(rp_arena *a, const char *key, const char *value)
 
 /* An exit status the payload carries (`exit_code`, an integer), else UNKNOWN: Cursor's
  * afterShellExecution is documented with the output only, and then the text heuristics decide. */
-static rp_tool_outcome shell_outcome(const rp_json *payload)
+static rp_hook_tool_outcome shell_outcome(const rp_json *payload)
 {
     const rp_json *code = rp_json_get(payload, "exit_code");
     if (!rp_json_is_integer(code))
-        return RP_TOOL_UNKNOWN;
-    return code->type == RP_JSON_INT && code->v.i == 0    ? RP_TOOL_OK
-           : code->type == RP_JSON_UINT && code->v.u == 0 ? RP_TOOL_OK
-                                                          : RP_TOOL_ERROR;
+        return RP_HOOK_TOOL_UNKNOWN;
+    return code->type == RP_JSON_INT && code->v.i == 0    ? RP_HOOK_TOOL_OK
+           : code->type == RP_JSON_UINT && code->v.u == 0 ? RP_HOOK_TOOL_OK
+                                                          : RP_HOOK_TOOL_ERROR;
 }
 
 /* The tool name and arguments of a tool event, and for an after-event the host's output
  * (call->tool_output) and what the host says of its success (tool_result.h). */
 static int read_call(const rp_json *payload, rp_arena *a, rp_hook_call *call,
-                     rp_tool_outcome *outcome, char *err, size_t err_size)
+                     rp_hook_tool_outcome *outcome, char *err, size_t err_size)
 {
-    *outcome = RP_TOOL_UNKNOWN;
+    *outcome = RP_HOOK_TOOL_UNKNOWN;
     const char *ev = call->host_event;
     const char *s;
     if (is(ev, "beforeShellExecution") || is(ev, "afterShellExecution")) {
@@ -181,7 +181,7 @@ static int read_call(const rp_json *payload, rp_arena *a, rp_hook_call *call,
         call->tool_name = "Edit";
         call->tool_input = rp_json_new(a, args);
         call->tool_output = edits ? edits : rp_json_new(a, rp_json_make_array());
-        *outcome = RP_TOOL_OK; /* the edit was made: that is what the event reports */
+        *outcome = RP_HOOK_TOOL_OK; /* the edit was made: that is what the event reports */
         return 0;
     }
     /* beforeMCPExecution / afterMCPExecution / preToolUse / postToolUse(Failure) */
@@ -208,9 +208,9 @@ static int read_call(const rp_json *payload, rp_arena *a, rp_hook_call *call,
         if (!rp_json_is_string(r))
             return rp_hook_fail(err, err_size, "%s must be a string, not %s", what,
                                 rp_json_type_name(r->type));
-        *outcome = RP_TOOL_ERROR;
+        *outcome = RP_HOOK_TOOL_ERROR;
     } else if (is(ev, "postToolUse")) {
-        *outcome = rp_tool_outcome_claude(r); /* a failure comes as postToolUseFailure */
+        *outcome = rp_hook_tool_outcome_claude(r); /* a failure comes as postToolUseFailure */
     }
     call->tool_output = r;
     return 0;
@@ -258,7 +258,8 @@ static int parse(const rp_json *payload, const rp_hook_env *env, rp_arena *a, rp
     if (sid == NULL)
         return rp_hook_fail(err, err_size, "conversation_id is missing");
     call->session_id = sid;
-    if (rp_hook_phase_protects(call->phase) && rp_shape_reject_nul(payload, err, err_size) != 0)
+    if (rp_hook_phase_protects(call->phase) &&
+        rp_hook_shape_reject_nul(payload, err, err_size) != 0)
         return -1;
 
     rp_hook_ctx_fields f = {0};
@@ -267,7 +268,7 @@ static int parse(const rp_json *payload, const rp_hook_env *env, rp_arena *a, rp
         rp_hook_opt_str(payload, "model", &f.model, err, err_size) != 0)
         return -1;
 
-    rp_tool_outcome outcome = RP_TOOL_UNKNOWN;
+    rp_hook_tool_outcome outcome = RP_HOOK_TOOL_UNKNOWN;
     const char *prompt = NULL;
     if (call->phase == RP_HOOK_PRE_TOOL || call->phase == RP_HOOK_POST_TOOL) {
         if (read_call(payload, a, call, &outcome, err, err_size) != 0)
@@ -306,7 +307,8 @@ static void answer_pre_tool(const rp_hook_call *call, const rp_hook_verdict *v,
     const char *reason = v->reason;
     if (result != RP_DENY && v->data) { /* an ASK's rewrite would be dropped on approval */
         result = RP_DENY;
-        reason = rp_shape_rewrite_reason(a, "the tool input would have to be rewritten", v->reason);
+        reason =
+            rp_hook_shape_rewrite_reason(a, "the tool input would have to be rewritten", v->reason);
     }
     if (result == RP_ASK && !call->can_ask)
         result = RP_DENY;
@@ -338,7 +340,7 @@ static void answer_prompt(const rp_hook_verdict *v, rp_arena *a, rp_hook_answer 
     } else {
         const char *reason =
             v->result == RP_ALLOW
-                ? rp_shape_rewrite_reason(a, "the prompt would have to be redacted", v->reason)
+                ? rp_hook_shape_rewrite_reason(a, "the prompt would have to be redacted", v->reason)
             : v->reason && v->reason[0] ? v->reason
                                         : "blocked by rampart";
         if (v->result == RP_ALLOW)
@@ -360,5 +362,5 @@ static void answer(const rp_hook_call *call, const rp_hook_verdict *v,
         rp_buf_puts(&out->out, "{}\n"); /* fire-and-forget events; a stop is never held */
 }
 
-const rp_host_adapter rp_host_cursor = {
+const rp_hook_adapter rp_host_cursor = {
     .name = "cursor", .harness = "cursor", .deadline_ms = 1000, .parse = parse, .answer = answer};

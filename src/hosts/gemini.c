@@ -43,7 +43,7 @@
 #include "core/sha256.h"
 #include "hosts/hook_event.h"
 
-extern const rp_host_adapter rp_host_gemini;
+extern const rp_hook_adapter rp_host_gemini;
 
 #define ASK_PREFIX "rampart asks for approval, which Gemini CLI hooks cannot do: "
 
@@ -101,11 +101,11 @@ static int parse_post_tool(const rp_json *payload, rp_arena *a, rp_hook_call *ca
                             response ? rp_json_type_name(response->type) : "missing");
     call->tool_output = response;
     const rp_json *output = response;
-    rp_tool_outcome outcome = RP_TOOL_OK;
+    rp_hook_tool_outcome outcome = RP_HOOK_TOOL_OK;
     const char *text = rp_json_get_str(response, "llmContent");
     const char *error = error_text(a, rp_json_get(response, "error"));
     if (error) {
-        outcome = RP_TOOL_ERROR;
+        outcome = RP_HOOK_TOOL_ERROR;
         if (text == NULL || strstr(text, error) == NULL)
             output = rp_json_new(
                 a, rp_json_make_string_ref(
@@ -114,9 +114,9 @@ static int parse_post_tool(const rp_json *payload, rp_arena *a, rp_hook_call *ca
         /* The shell's own "Exit Code: N" line decides; a line without a number ("(none)":
          * killed by a signal) says nothing, and the text heuristics judge. No line and no
          * error: Gemini reports success. */
-        rp_tool_outcome exit =
-            text ? rp_tool_outcome_exit_line(text, "Exit Code:", false) : RP_TOOL_UNKNOWN;
-        if (exit != RP_TOOL_UNKNOWN || (text && strstr(text, "Exit Code:") != NULL))
+        rp_hook_tool_outcome exit =
+            text ? rp_hook_tool_outcome_exit_line(text, "Exit Code:", false) : RP_HOOK_TOOL_UNKNOWN;
+        if (exit != RP_HOOK_TOOL_UNKNOWN || (text && strstr(text, "Exit Code:") != NULL))
             outcome = exit;
     }
     rp_hook_event_tool_result(a, &call->event, tool, call->tool_input, output, outcome);
@@ -558,5 +558,5 @@ static void answer(const rp_hook_call *call, const rp_hook_verdict *v,
     }
 }
 
-const rp_host_adapter rp_host_gemini = {
+const rp_hook_adapter rp_host_gemini = {
     .name = "gemini", .harness = "gemini", .deadline_ms = 1000, .parse = parse, .answer = answer};

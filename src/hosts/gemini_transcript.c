@@ -34,7 +34,7 @@ static bool count(const rp_json *tokens, const char *key, int64_t *out)
 /* One complete line, parsed in scratch; a response with tokens is appended to out (in a).
  * Returns false when the line is malformed. */
 static bool read_record(rp_arena *a, rp_arena *scratch, const char *text, size_t len,
-                        rp_transcript_chunk *out, size_t *cap)
+                        rp_cost_transcript_chunk *out, size_t *cap)
 {
     rp_json_error jerr;
     const rp_json *rec = rp_json_parse(scratch, text, len, &jerr);
@@ -75,7 +75,7 @@ static bool read_record(rp_arena *a, rp_arena *scratch, const char *text, size_t
                                          n * sizeof *out->messages);
         *cap = n;
     }
-    rp_transcript_message *m = &out->messages[out->n_messages++];
+    rp_cost_transcript_message *m = &out->messages[out->n_messages++];
     m->id = rp_arena_strdup(a, id);
     m->model = model && model[0] ? rp_arena_strdup(a, model) : NULL;
     m->time_us = time_us;
@@ -86,7 +86,8 @@ static bool read_record(rp_arena *a, rp_arena *scratch, const char *text, size_t
     return true;
 }
 
-int rp_transcript_parse_gemini(rp_arena *a, const char *chunk, size_t len, rp_transcript_chunk *out)
+int rp_cost_transcript_parse_gemini(rp_arena *a, const char *chunk, size_t len,
+                                    rp_cost_transcript_chunk *out)
 {
     memset(out, 0, sizeof *out);
     if (chunk == NULL) {
@@ -97,11 +98,11 @@ int rp_transcript_parse_gemini(rp_arena *a, const char *chunk, size_t len, rp_tr
     while (pos < len) {
         const char *nl = memchr(chunk + pos, '\n', len - pos);
         size_t line_len = nl ? (size_t)(nl - (chunk + pos)) : len - pos;
-        if (nl == NULL && line_len <= RP_TRANSCRIPT_MAX_LINE) {
+        if (nl == NULL && line_len <= RP_COST_TRANSCRIPT_MAX_LINE) {
             break; /* a partial line: next time */
         }
         out->lines++;
-        if (line_len > RP_TRANSCRIPT_MAX_LINE) {
+        if (line_len > RP_COST_TRANSCRIPT_MAX_LINE) {
             out->oversized++;
         } else if (line_len > 0) {
             rp_arena_reset(&scratch);

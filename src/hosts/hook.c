@@ -89,7 +89,7 @@ static rp_hook_verdict error_verdict(const rp_config *cfg, rp_hook_phase phase, 
 }
 
 /* Renders the answer to v for call into out (reset first). */
-static void render(const rp_host_adapter *host, const rp_hook_call *call, const rp_hook_verdict *v,
+static void render(const rp_hook_adapter *host, const rp_hook_call *call, const rp_hook_verdict *v,
                    const rp_host_settings *settings, rp_arena *a, rp_hook_answer *out)
 {
     rp_buf_reset(&out->out);
@@ -100,7 +100,7 @@ static void render(const rp_host_adapter *host, const rp_hook_call *call, const 
 }
 
 /* Prepares the answer the deadline gives for call (the phase decides deny or pass). */
-static void arm_fallback(const rp_host_adapter *host, const rp_hook_call *call,
+static void arm_fallback(const rp_hook_adapter *host, const rp_hook_call *call,
                          const rp_config *cfg, const rp_host_settings *settings, int64_t ms,
                          rp_arena *a)
 {
@@ -136,8 +136,8 @@ typedef struct hook_run {
     rp_session_needs needs; /* what the config's policies ask of the ledger, read once */
     /* The price table, built at most once per process: the transcript's messages and the
      * event's own usage are priced with the same one. */
-    rp_pricing_once own_pricing;
-    rp_pricing_once *pricing; /* &own_pricing, or the in-process caller's */
+    rp_cost_pricing_once own_pricing;
+    rp_cost_pricing_once *pricing; /* &own_pricing, or the in-process caller's */
 } hook_run;
 
 static void store_warn(void *self, const char *policy, const char *message)
@@ -242,7 +242,7 @@ static void tell(void *self, const rp_decision *d, rp_session_told *told)
 static void decide(hook_run *r)
 {
     rp_hook_call *call = &r->call;
-    const rp_host_adapter *host = r->o.host;
+    const rp_hook_adapter *host = r->o.host;
     char err[768] = "";
     rp_hook_verdict v;
 
@@ -291,7 +291,8 @@ static void decide(hook_run *r)
         /* A post-tool ASK cannot be put to anyone (the tool already ran): it is surfaced as
          * feedback and its state updates apply, as a DENY's would, so that detect_thrashing's
          * window keeps the failure that tripped it (omnigent-policies.md §2.4). */
-        .on_ask = call->phase == RP_HOOK_POST_TOOL ? RP_ON_ASK_APPROVE : RP_ON_ASK_REPORT,
+        .on_ask =
+            call->phase == RP_HOOK_POST_TOOL ? RP_SESSION_ON_ASK_APPROVE : RP_SESSION_ON_ASK_REPORT,
         .audit = r->store != NULL,
         .store_unavailable = store_problem,
         .is_trusted = hook_trusted,
@@ -358,7 +359,7 @@ static void answer_input(hook_run *r, int64_t deadline_ms);
 
 static int hook_run_main(hook_run *r)
 {
-    const rp_host_adapter *host = r->o.host;
+    const rp_hook_adapter *host = r->o.host;
     char err[768] = "";
     int64_t deadline_ms = host->deadline_ms;
 
@@ -392,7 +393,7 @@ static int hook_run_main(hook_run *r)
 /* From the host's payload (r->input) to the answer in r->answer, the config loaded. */
 static void answer_input(hook_run *r, int64_t deadline_ms)
 {
-    const rp_host_adapter *host = r->o.host;
+    const rp_hook_adapter *host = r->o.host;
     char err[768] = "";
     rp_json_error jerr;
     rp_json *payload =
@@ -459,7 +460,7 @@ int rp_hook_run(const rp_hook_options *o)
         rp_store_close(r.store);
     if (r.probe.store)
         rp_store_close(r.probe.store);
-    rp_pricing_once_free(&r.own_pricing);
+    rp_cost_pricing_once_free(&r.own_pricing);
     if (r.cfg)
         rp_config_free(r.cfg);
     rp_buf_free(&r.input);
@@ -490,7 +491,7 @@ int rp_hook_answer_in_process(const rp_hook_in_process *o, const char *input, si
     rp_buf_append(&out->out, r.answer.out.data ? r.answer.out.data : "", r.answer.out.len);
     rp_buf_append(&out->err, r.answer.err.data ? r.answer.err.data : "", r.answer.err.len);
     out->exit_code = r.answer.exit_code;
-    rp_pricing_once_free(&r.own_pricing);
+    rp_cost_pricing_once_free(&r.own_pricing);
     rp_buf_free(&r.input);
     rp_buf_free(&r.answer.out);
     rp_buf_free(&r.answer.err);

@@ -11,7 +11,7 @@
 #include "store/store.h"
 
 typedef struct rp_hook_options {
-    const rp_host_adapter *host;
+    const rp_hook_adapter *host;
     const rp_config_file *configs; /* -c FILEs (replace the default stack); n_configs may be 0 */
     size_t n_configs;
     const char *state_dir; /* --state-dir, or NULL */
@@ -27,12 +27,12 @@ int rp_hook_run(const rp_hook_options *o);
  * the hook, a call that commits leaves the deadline's signals blocked (rp_hook_deadline_claim):
  * not for a process that relies on SIGALRM or SIGTERM. */
 typedef struct rp_hook_in_process {
-    const rp_host_adapter *host;
+    const rp_hook_adapter *host;
     const rp_config *cfg; /* loaded, without errors */
     rp_store *store;      /* open, kept open; NULL = opened per call as the hook does */
     /* The price table kept across calls (zero-initialised with cfg->pricing, freed by the
      * caller), as one hook process keeps it for its call. NULL = built per call. */
-    rp_pricing_once *pricing;
+    rp_cost_pricing_once *pricing;
 } rp_hook_in_process;
 
 /* Answers `input` (the host's payload) into *out (its buffers reset first; the caller frees

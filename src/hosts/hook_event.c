@@ -9,7 +9,7 @@ static void set_str(rp_arena *a, rp_json *obj, const char *key, const char *valu
         rp_json_object_set(a, obj, key, rp_json_make_string_ref(value));
 }
 
-rp_json rp_hook_event_new(rp_arena *a, const rp_host_adapter *host, const rp_hook_env *env,
+rp_json rp_hook_event_new(rp_arena *a, const rp_hook_adapter *host, const rp_hook_env *env,
                           const char *type, const char *session_id, const rp_hook_ctx_fields *f)
 {
     rp_hook_ctx_fields none = {0};
@@ -48,10 +48,10 @@ void rp_hook_event_tool_call(rp_arena *a, rp_json *ev, const char *tool_name, co
 }
 
 void rp_hook_event_tool_result(rp_arena *a, rp_json *ev, const char *tool_name, const rp_json *args,
-                               const rp_json *output, rp_tool_outcome outcome)
+                               const rp_json *output, rp_hook_tool_outcome outcome)
 {
     set_str(a, ev, "target", tool_name);
-    rp_json_object_set(a, ev, "data", rp_tool_result_data(a, output, outcome));
+    rp_json_object_set(a, ev, "data", rp_hook_tool_result_data(a, output, outcome));
     rp_json_object_set(a, ev, "request_data", tool_data(a, tool_name, args));
 }
 

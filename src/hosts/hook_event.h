@@ -20,17 +20,17 @@ typedef struct rp_hook_ctx_fields {
 
 /* {type, session_id, context:{cwd, home, user, host, harness, ...}}; target/data are added by
  * the callers below. */
-rp_json rp_hook_event_new(rp_arena *a, const rp_host_adapter *host, const rp_hook_env *env,
+rp_json rp_hook_event_new(rp_arena *a, const rp_hook_adapter *host, const rp_hook_env *env,
                           const char *type, const char *session_id, const rp_hook_ctx_fields *f);
 
 /* tool_call: target = tool_name, data = {name, arguments} (arguments: args, or {} when NULL). */
 void rp_hook_event_tool_call(rp_arena *a, rp_json *ev, const char *tool_name, const rp_json *args);
 
-/* tool_result: target = tool_name, data = rp_tool_result_data(output, outcome) (the one shape
+/* tool_result: target = tool_name, data = rp_hook_tool_result_data(output, outcome) (the one shape
  * the policies read: {result, is_error?}), request_data = {name, arguments}. output is the
  * host's tool output as sent (NULL when none); keep it in call->tool_output for the answer. */
 void rp_hook_event_tool_result(rp_arena *a, rp_json *ev, const char *tool_name, const rp_json *args,
-                               const rp_json *output, rp_tool_outcome outcome);
+                               const rp_json *output, rp_hook_tool_outcome outcome);
 
 /* The name the policies know an MCP tool by: "mcp__<server>__<tool>", Claude Code's and
  * Codex's own naming, which github_policy and the permissions `mcp` surface read. Hosts that

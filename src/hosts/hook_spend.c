@@ -132,8 +132,8 @@ static bool arrived(const char *data, size_t len, const char *needle)
         return memmem(data, len, needle, strlen(needle)) != NULL;
     }
     rp_arena scratch = {0};
-    rp_transcript_chunk c;
-    rp_transcript_parse(&scratch, data, len, true, NULL, &c);
+    rp_cost_transcript_chunk c;
+    rp_cost_transcript_parse(&scratch, data, len, true, NULL, &c);
     bool ended = c.ended;
     rp_arena_free(&scratch);
     return ended;
@@ -174,25 +174,26 @@ static bool arrived_before(const char *path, int64_t offset, const char *needle)
 /* Codex writes a call's completed item before its PostToolUse, so it is in this call's new
  * bytes, unless another event of the session (a parallel call's) read past it first: then it
  * is in the last bytes read before them. */
-static rp_tool_outcome codex_outcome_before(const char *path, int64_t offset, const char *call_id)
+static rp_hook_tool_outcome codex_outcome_before(const char *path, int64_t offset,
+                                                 const char *call_id)
 {
     char *buf;
     size_t n;
     read_tail(path, offset, &buf, &n);
-    rp_tool_outcome outcome = rp_codex_rollout_call_outcome(buf, n, call_id);
+    rp_hook_tool_outcome outcome = rp_hook_codex_rollout_call_outcome(buf, n, call_id);
     free(buf);
     return outcome;
 }
 
 /* The ledger row of one message. The time is the message's own, but never in the future nor
  * before 1970 (the ledger refuses those, and one bad line must not fail every hook): then now. */
-static int message_record(const rp_transcript_message *m, const rp_pricing *pricing,
+static int message_record(const rp_cost_transcript_message *m, const rp_cost_pricing *pricing,
                           const char *session_id, const char *user, const char *parent,
                           const char *root, int64_t now_us, rp_usage_record *rec)
 {
     memset(rec, 0, sizeof *rec);
     char why[256];
-    if (rp_usage_read(m->usage, m->model, pricing, true, rec, why, sizeof why) != 0) {
+    if (rp_cost_usage_read(m->usage, m->model, pricing, true, rec, why, sizeof why) != 0) {
         return -1; /* transcript.c checked the counts already */
     }
     rec->time_us = m->time_us > 0 && m->time_us <= now_us ? m->time_us : now_us;
@@ -206,16 +207,17 @@ static int message_record(const rp_transcript_message *m, const rp_pricing *pric
 }
 
 /* Records the parsed messages, the new offset and the model in one transaction. */
-static int record_chunk(rp_store *store, const rp_pricing *pricing, const rp_transcript_source *src,
-                        const rp_transcript_chunk *c, int64_t new_offset,
-                        rp_transcript_stats *stats, char *err, size_t err_size)
+static int record_chunk(rp_store *store, const rp_cost_pricing *pricing,
+                        const rp_hook_transcript_source *src, const rp_cost_transcript_chunk *c,
+                        int64_t new_offset, rp_hook_transcript_stats *stats, char *err,
+                        size_t err_size)
 {
     const char *session_id = src->session_id;
     if (rp_store_begin(store) != 0) {
         snprintf(err, err_size, "%s", rp_store_error(store));
         return -1;
     }
-    rp_transcript_stats t = *stats;
+    rp_hook_transcript_stats t = *stats;
     int64_t now_us = rp_now_us();
     for (size_t i = 0; i < c->n_messages; i++) {
         rp_usage_record rec;
@@ -259,9 +261,9 @@ fail:
 /* One call's reading: chunk after chunk, each parsed and committed with its offset. */
 typedef struct reader {
     rp_store *store;
-    const rp_pricing *pricing;
-    const rp_transcript_source *src;
-    rp_transcript_stats *stats;
+    const rp_cost_pricing *pricing;
+    const rp_hook_transcript_source *src;
+    rp_hook_transcript_stats *stats;
     const char *needle;   /* the tool_use's quoted id the wait is for, or NULL */
     const char *call_id;  /* Codex: the call whose outcome is looked for, or NULL */
     int64_t offset;       /* committed: the next chunk starts here */
@@ -308,22 +310,22 @@ static size_t next_chunk(const reader *r)
 /* Parses one chunk (the end of the turn completes its last message only at the end of the file)
  * and records it; the chunk's data is in scratch. */
 static int record_one(reader *r, rp_arena *scratch, const char *data, size_t len, bool final,
-                      int64_t from, rp_transcript_chunk *c, char *err, size_t err_size)
+                      int64_t from, rp_cost_transcript_chunk *c, char *err, size_t err_size)
 {
-    const rp_transcript_source *src = r->src;
-    rp_transcript_stats *stats = r->stats;
-    if (src->format == RP_TRANSCRIPT_GEMINI) {
-        rp_transcript_parse_gemini(scratch, data, len, c);
-    } else if (src->format == RP_TRANSCRIPT_CODEX) {
+    const rp_hook_transcript_source *src = r->src;
+    rp_hook_transcript_stats *stats = r->stats;
+    if (src->format == RP_HOOK_TRANSCRIPT_GEMINI) {
+        rp_cost_transcript_parse_gemini(scratch, data, len, c);
+    } else if (src->format == RP_HOOK_TRANSCRIPT_CODEX) {
         /* A usage line names no model: the one remembered from earlier reads until the
          * chunk's first turn_context. */
-        rp_tool_outcome outcome = RP_TOOL_UNKNOWN;
-        rp_codex_rollout_parse_call(scratch, data, len, stats->model, r->call_id, c, &outcome);
-        if (outcome != RP_TOOL_UNKNOWN) {
+        rp_hook_tool_outcome outcome = RP_HOOK_TOOL_UNKNOWN;
+        rp_hook_codex_rollout_parse_call(scratch, data, len, stats->model, r->call_id, c, &outcome);
+        if (outcome != RP_HOOK_TOOL_UNKNOWN) {
             stats->call_outcome = outcome;
         }
     } else {
-        rp_transcript_parse(scratch, data, len, final && r->at_eof, src->tool_use_id, c);
+        rp_cost_transcript_parse(scratch, data, len, final && r->at_eof, src->tool_use_id, c);
     }
     stats->skipped_lines += c->malformed + c->oversized;
     int rc = record_chunk(r->store, r->pricing, src, c, from + (int64_t)c->consumed, stats, err,
@@ -369,7 +371,7 @@ static int read_on(reader *r, bool final, char *err, size_t err_size)
         r->offset = from;
         if (data == NULL) {
             /* Nothing new; a file truncated to nothing is remembered as such. */
-            rp_transcript_chunk none = {0};
+            rp_cost_transcript_chunk none = {0};
             return reset ? record_chunk(r->store, r->pricing, r->src, &none, from, r->stats, err,
                                         err_size)
                          : 0;
@@ -379,7 +381,7 @@ static int read_on(reader *r, bool final, char *err, size_t err_size)
             r->arrived = memmem(data, len, r->needle, strlen(r->needle)) != NULL;
         }
         rp_arena scratch = {0};
-        rp_transcript_chunk c;
+        rp_cost_transcript_chunk c;
         rc = record_one(r, &scratch, data, len, final, from, &c, err, err_size);
         if (r->needle == NULL && r->at_eof) {
             r->arrived = c.ended; /* the file ends with the end of the turn */
@@ -403,11 +405,11 @@ static int read_on(reader *r, bool final, char *err, size_t err_size)
     }
 }
 
-int rp_hook_record_transcript(rp_store *store, const rp_pricing *pricing,
-                              const rp_transcript_source *src, rp_transcript_stats *stats,
+int rp_hook_record_transcript(rp_store *store, const rp_cost_pricing *pricing,
+                              const rp_hook_transcript_source *src, rp_hook_transcript_stats *stats,
                               char *err, size_t err_size)
 {
-    rp_transcript_stats local;
+    rp_hook_transcript_stats local;
     if (stats == NULL) {
         stats = &local;
     }
@@ -447,7 +449,7 @@ int rp_hook_record_transcript(rp_store *store, const rp_pricing *pricing,
         .needle = src->tool_use_id && src->tool_use_id[0]
                       ? rp_arena_sprintf(&a, "\"%s\"", src->tool_use_id)
                       : NULL,
-        .call_id = src->format == RP_TRANSCRIPT_CODEX ? src->tool_use_id : NULL,
+        .call_id = src->format == RP_HOOK_TRANSCRIPT_CODEX ? src->tool_use_id : NULL,
         .offset = stored,
         .until_us = left >= 0 ? start + left * 1000 / 2 : -1,
     };
@@ -490,7 +492,7 @@ int rp_hook_record_transcript(rp_store *store, const rp_pricing *pricing,
      * all known, and a budget must not be judged on what was (hook.c: spend_unknown). A file
      * that cannot be read at all (r.size < 0) has no such bytes: it is logged, as before. */
     stats->unread = (rc < 0 || (rc == 0 && !r.at_eof)) && r.size > r.offset ? r.size - r.offset : 0;
-    if (rc == 0 && r.call_id != NULL && stats->call_outcome == RP_TOOL_UNKNOWN && !r.reset) {
+    if (rc == 0 && r.call_id != NULL && stats->call_outcome == RP_HOOK_TOOL_UNKNOWN && !r.reset) {
         stats->call_outcome = codex_outcome_before(src->path, stored, r.call_id);
     }
     rp_arena_free(&a);
@@ -500,8 +502,8 @@ int rp_hook_record_transcript(rp_store *store, const rp_pricing *pricing,
 /* ---- the hook's spend step ---- */
 
 /* Reads src into the ledger; a problem is logged, never fatal. */
-static void read_transcript(rp_store *store, const rp_pricing *pricing,
-                            const rp_transcript_source *src, rp_transcript_stats *stats)
+static void read_transcript(rp_store *store, const rp_cost_pricing *pricing,
+                            const rp_hook_transcript_source *src, rp_hook_transcript_stats *stats)
 {
     char err[512] = "";
     if (rp_hook_record_transcript(store, pricing, src, stats, err, sizeof err) != 0) {
@@ -512,7 +514,7 @@ static void read_transcript(rp_store *store, const rp_pricing *pricing,
 /* An Agent (Task) call returned: its sub-agent is done, and its last message, which Claude Code
  * may write only after SubagentStop ran, is read now from the sub-agent's transcript (the one
  * its SubagentStop named, else where Claude Code puts it) under the sub-agent's session. */
-static void read_subagent_transcript(rp_store *store, const rp_pricing *pricing,
+static void read_subagent_transcript(rp_store *store, const rp_cost_pricing *pricing,
                                      const rp_json *payload, const rp_hook_call *call, rp_arena *a)
 {
     const char *agent_id = rp_json_get_str(rp_json_get(payload, "tool_response"), "agentId");
@@ -520,7 +522,7 @@ static void read_subagent_transcript(rp_store *store, const rp_pricing *pricing,
         (strcmp(call->tool_name, "Agent") != 0 && strcmp(call->tool_name, "Task") != 0)) {
         return;
     }
-    rp_transcript_source src = {
+    rp_hook_transcript_source src = {
         .session_id = rp_arena_sprintf(a, "%s/agent/%s", call->session_id, agent_id),
         .parent_session_id = call->session_id,
         .root_session_id = call->session_id,
@@ -532,7 +534,7 @@ static void read_subagent_transcript(rp_store *store, const rp_pricing *pricing,
     if (rp_store_get_transcript(store, src.session_id, NULL, a, &mark) == 0) {
         src.path = mark.path;
     } else {
-        src.path = rp_transcript_agent_path(a, call->transcript_path, agent_id);
+        src.path = rp_cost_transcript_agent_path(a, call->transcript_path, agent_id);
     }
     if (src.path != NULL) {
         read_transcript(store, pricing, &src, NULL);
@@ -552,7 +554,7 @@ static void drop_hook_usage(rp_hook_call *call)
     call->usage = NULL;
 }
 
-int64_t rp_hook_spend_before_eval(rp_store *store, rp_pricing_once *prices, bool may_wait,
+int64_t rp_hook_spend_before_eval(rp_store *store, rp_cost_pricing_once *prices, bool may_wait,
                                   const char *host, const rp_json *payload, rp_hook_call *call,
                                   rp_arena *a)
 {
@@ -564,7 +566,7 @@ int64_t rp_hook_spend_before_eval(rp_store *store, rp_pricing_once *prices, bool
         return 0;
     }
     char err[512] = "";
-    const rp_pricing *pricing = rp_pricing_once_get(prices, err, sizeof err);
+    const rp_cost_pricing *pricing = rp_cost_pricing_once_get(prices, err, sizeof err);
     if (pricing == NULL) {
         fprintf(stderr, "rampart hook: the price table cannot be built: %s\n", err);
         return 0;
@@ -579,10 +581,10 @@ int64_t rp_hook_spend_before_eval(rp_store *store, rp_pricing_once *prices, bool
      * tool call would wait otherwise. The line is read at a later event all the same. The end of
      * a turn still waits, so that every message is in the ledger when the session ends. */
     bool wait = claude && (may_wait || call->phase != RP_HOOK_PRE_TOOL);
-    rp_transcript_source src = {
-        .format = gemini  ? RP_TRANSCRIPT_GEMINI
-                  : codex ? RP_TRANSCRIPT_CODEX
-                          : RP_TRANSCRIPT_CLAUDE,
+    rp_hook_transcript_source src = {
+        .format = gemini  ? RP_HOOK_TRANSCRIPT_GEMINI
+                  : codex ? RP_HOOK_TRANSCRIPT_CODEX
+                          : RP_HOOK_TRANSCRIPT_CLAUDE,
         .session_id = call->session_id,
         .user = rp_json_get_str(ctx, "user"),
         .parent_session_id = rp_json_get_str(ctx, "parent_session_id"),
@@ -601,14 +603,14 @@ int64_t rp_hook_spend_before_eval(rp_store *store, rp_pricing_once *prices, bool
         /* A sub-agent's own transcript may not exist yet when its first tool is called. */
         .wait_for_file = wait && rp_json_get_str(ctx, "parent_session_id") != NULL,
     };
-    rp_transcript_stats stats;
+    rp_hook_transcript_stats stats;
     read_transcript(store, pricing, &src, &stats);
     if (gemini && stats.found) {
         drop_hook_usage(call);
     }
-    if (codex_result && stats.call_outcome != RP_TOOL_UNKNOWN) {
+    if (codex_result && stats.call_outcome != RP_HOOK_TOOL_UNKNOWN) {
         rp_json_object_set(a, data, "is_error",
-                           rp_json_make_bool(stats.call_outcome == RP_TOOL_ERROR));
+                           rp_json_make_bool(stats.call_outcome == RP_HOOK_TOOL_ERROR));
     }
     if (claude) {
         read_subagent_transcript(store, pricing, payload, call, a);

@@ -26,7 +26,7 @@
  * the hook's deadline; a small configured deadline shortens it to a third of what is left). */
 #define RP_HOOK_TRANSCRIPT_WAIT_MS 300
 
-typedef struct rp_transcript_stats {
+typedef struct rp_hook_transcript_stats {
     size_t recorded;      /* new ledger rows */
     size_t duplicates;    /* messages already in the ledger (a re-read) */
     size_t unpriced;      /* of the recorded: a model with no price */
@@ -37,23 +37,24 @@ typedef struct rp_transcript_stats {
     char model[160];
     bool found; /* the transcript exists */
     /* Codex: how the tool call src->tool_use_id ended, from its completed item in the rollout
-     * (the new bytes, else the last bytes read before them); RP_TOOL_UNKNOWN when not found. */
-    rp_tool_outcome call_outcome;
+     * (the new bytes, else the last bytes read before them); RP_HOOK_TOOL_UNKNOWN when not found.
+     */
+    rp_hook_tool_outcome call_outcome;
     /* Bytes of the transcript this call had no time (or read cap) left to read: a backlog a
      * later call works off. Until then the session's spend is not all known. 0 when read to
      * the end (or on an error). */
     int64_t unread;
-} rp_transcript_stats;
+} rp_hook_transcript_stats;
 
-typedef enum rp_transcript_format {
-    RP_TRANSCRIPT_CLAUDE = 0, /* Claude Code's session transcript */
-    RP_TRANSCRIPT_GEMINI,     /* Gemini CLI's chat recording */
-    RP_TRANSCRIPT_CODEX       /* a Codex rollout file (src/hosts/codex_rollout.h) */
-} rp_transcript_format;
+typedef enum rp_hook_transcript_format {
+    RP_HOOK_TRANSCRIPT_CLAUDE = 0, /* Claude Code's session transcript */
+    RP_HOOK_TRANSCRIPT_GEMINI,     /* Gemini CLI's chat recording */
+    RP_HOOK_TRANSCRIPT_CODEX       /* a Codex rollout file (src/hosts/codex_rollout.h) */
+} rp_hook_transcript_format;
 
 /* What to read, for whom. */
-typedef struct rp_transcript_source {
-    rp_transcript_format format;
+typedef struct rp_hook_transcript_source {
+    rp_hook_transcript_format format;
     const char *session_id; /* required */
     /* Link the session when given (may be NULL), as `rampart usage record` would. */
     const char *user, *parent_session_id, *root_session_id;
@@ -70,7 +71,7 @@ typedef struct rp_transcript_source {
     /* Wait for a file that does not exist yet, too (a sub-agent's transcript before its first
      * lines are written). */
     bool wait_for_file;
-} rp_transcript_source;
+} rp_hook_transcript_source;
 
 /* Records every complete assistant message of src->path not read before, for the session.
  * Each message is priced with `pricing` (NULL: every row unpriced) and recorded at its own
@@ -87,8 +88,8 @@ typedef struct rp_transcript_source {
  * bytes are read per call. stats may be NULL. Returns 0, or -1 with err when the transcript
  * exists but cannot be read (not a regular file, permissions) or the store fails; the chunks
  * committed before stay recorded (and counted in stats), the failed one is not. */
-int rp_hook_record_transcript(rp_store *store, const rp_pricing *pricing,
-                              const rp_transcript_source *src, rp_transcript_stats *stats,
+int rp_hook_record_transcript(rp_store *store, const rp_cost_pricing *pricing,
+                              const rp_hook_transcript_source *src, rp_hook_transcript_stats *stats,
                               char *err, size_t err_size);
 
 /* The spend step of `rampart hook`, before the policies run. Claude Code puts no cost and no
@@ -111,9 +112,9 @@ int rp_hook_record_transcript(rp_store *store, const rp_pricing *pricing,
  * not wait on the transcript, and spend that cannot be read cannot be invented either. may_wait is
  * false when no policy reads spend or the model (rp_session_reads_spend): the lines are still read,
  * but a PreToolUse does not wait for its tool_use line (a later event reads it). Returns the bytes
- * of the session transcript left for a later call (rp_transcript_stats.unread): while there
+ * of the session transcript left for a later call (rp_hook_transcript_stats.unread): while there
  * are any, the session's spend is not all known. */
-int64_t rp_hook_spend_before_eval(rp_store *store, rp_pricing_once *pricing, bool may_wait,
+int64_t rp_hook_spend_before_eval(rp_store *store, rp_cost_pricing_once *pricing, bool may_wait,
                                   const char *host, const rp_json *payload, rp_hook_call *call,
                                   rp_arena *a);
 

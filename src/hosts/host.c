@@ -6,25 +6,25 @@
 #include "core/sha256.h"
 #include "hosts/host.h"
 
-extern const rp_host_adapter rp_host_claude_code;
-extern const rp_host_adapter rp_host_codex;
-extern const rp_host_adapter rp_host_cursor;
-extern const rp_host_adapter rp_host_gemini;
-extern const rp_host_adapter rp_host_pi;
-extern const rp_host_adapter rp_host_opencode;
+extern const rp_hook_adapter rp_host_claude_code;
+extern const rp_hook_adapter rp_host_codex;
+extern const rp_hook_adapter rp_host_cursor;
+extern const rp_hook_adapter rp_host_gemini;
+extern const rp_hook_adapter rp_host_pi;
+extern const rp_hook_adapter rp_host_opencode;
 
-static const rp_host_adapter *const adapters[] = {
+static const rp_hook_adapter *const adapters[] = {
     &rp_host_claude_code, &rp_host_codex, &rp_host_cursor,
     &rp_host_gemini,      &rp_host_pi,    &rp_host_opencode,
 };
 
-const rp_host_adapter *const *rp_host_all(size_t *count)
+const rp_hook_adapter *const *rp_hook_host_all(size_t *count)
 {
     *count = sizeof adapters / sizeof adapters[0];
     return adapters;
 }
 
-const rp_host_adapter *rp_host_find(const char *name)
+const rp_hook_adapter *rp_hook_host_find(const char *name)
 {
     if (name == NULL)
         return NULL;

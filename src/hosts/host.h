@@ -68,8 +68,8 @@ typedef struct rp_hook_call {
      * read for spend by src/cli/hook_spend.c. */
     const char *transcript_path;
     /* Usage the host reported with this event (Gemini AfterModel usageMetadata, Pi/opencode
-     * `usage`), already in the shape rp_usage_from_llm_response reads: {usage:{...}, model, id}.
-     * The hook records it through the ledger. NULL if none. */
+     * `usage`), already in the shape rp_cost_usage_from_llm_response reads: {usage:{...}, model,
+     * id}. The hook records it through the ledger. NULL if none. */
     const rp_json *usage;
 } rp_hook_call;
 
@@ -95,7 +95,7 @@ typedef struct rp_hook_answer {
     const char *told_reason;
 } rp_hook_answer;
 
-typedef struct rp_host_adapter {
+typedef struct rp_hook_adapter {
     const char *name;    /* "claude-code", "codex", "cursor", "gemini", "pi", "opencode" */
     const char *harness; /* context.harness: "claude-code", "codex-native", ... */
     int64_t deadline_ms; /* default per-event deadline, below the host's own timeout */
@@ -109,11 +109,11 @@ typedef struct rp_host_adapter {
      * answered with nothing by the hook). settings may be NULL (all defaults). Never fails. */
     void (*answer)(const rp_hook_call *call, const rp_hook_verdict *v,
                    const rp_host_settings *settings, rp_arena *a, rp_hook_answer *out);
-} rp_host_adapter;
+} rp_hook_adapter;
 
 /* The adapters, by name; NULL if unknown. */
-const rp_host_adapter *rp_host_find(const char *name);
-const rp_host_adapter *const *rp_host_all(size_t *count);
+const rp_hook_adapter *rp_hook_host_find(const char *name);
+const rp_hook_adapter *const *rp_hook_host_all(size_t *count);
 
 /* ---- helpers shared by the adapters (src/hosts/host.c) ---- */
 

@@ -6,16 +6,16 @@
  * opencode's callID is the tool_call_id. */
 #include "hosts/pi_shape.h"
 
-extern const rp_host_adapter rp_host_opencode;
+extern const rp_hook_adapter rp_host_opencode;
 
 static int parse(const rp_json *payload, const rp_hook_env *env, rp_arena *a, rp_hook_call *call,
                  char *err, size_t err_size)
 {
-    return rp_pi_shape_parse(&rp_host_opencode, true, payload, env, a, call, err, err_size);
+    return rp_hook_pi_shape_parse(&rp_host_opencode, true, payload, env, a, call, err, err_size);
 }
 
-const rp_host_adapter rp_host_opencode = {.name = "opencode",
+const rp_hook_adapter rp_host_opencode = {.name = "opencode",
                                           .harness = "opencode",
                                           .deadline_ms = 1000,
                                           .parse = parse,
-                                          .answer = rp_pi_shape_answer};
+                                          .answer = rp_hook_pi_shape_answer};

@@ -39,24 +39,24 @@
  *   extension assigns its fields into the call's input. `prompt` (Pi's input only) is the
  *   rewritten prompt: the extension returns {action: "transform", text} to Pi. An ASK carries
  *   its rewrite, applied once the person approved. A rewrite of an opencode prompt or a tool
- *   output, which the extension cannot apply, is answered DENY. An error rampart cannot decide through
- *   is DENY on tool_call and input (fail closed) and ALLOW elsewhere.
+ *   output, which the extension cannot apply, is answered DENY. An error rampart cannot decide
+ * through is DENY on tool_call and input (fail closed) and ALLOW elsewhere.
  *
  * The extension: DENY blocks; ASK asks the person (Pi: ctx.ui.confirm when ctx.hasUI, else
  * block; opencode: block unless RAMPART_OPENCODE_ASK=allow); a spawn failure, a timeout or an
  * answer that is not this JSON blocks tool calls and prompts, and is ignored elsewhere. */
 #include "hosts/pi_shape.h"
 
-extern const rp_host_adapter rp_host_pi;
+extern const rp_hook_adapter rp_host_pi;
 
 static int parse(const rp_json *payload, const rp_hook_env *env, rp_arena *a, rp_hook_call *call,
                  char *err, size_t err_size)
 {
-    return rp_pi_shape_parse(&rp_host_pi, false, payload, env, a, call, err, err_size);
+    return rp_hook_pi_shape_parse(&rp_host_pi, false, payload, env, a, call, err, err_size);
 }
 
-const rp_host_adapter rp_host_pi = {.name = "pi",
+const rp_hook_adapter rp_host_pi = {.name = "pi",
                                     .harness = "pi",
                                     .deadline_ms = 1000,
                                     .parse = parse,
-                                    .answer = rp_pi_shape_answer};
+                                    .answer = rp_hook_pi_shape_answer};

@@ -57,7 +57,7 @@ static int read_tool(const rp_json *payload, rp_hook_call *call, char *err, size
 
 /* The tool's output (call->tool_output) and the extension's is_error (Pi's isError, the
  * opencode plugin's exit status): absent or null means the host gave no signal. */
-static int read_result(const rp_json *payload, rp_hook_call *call, rp_tool_outcome *outcome,
+static int read_result(const rp_json *payload, rp_hook_call *call, rp_hook_tool_outcome *outcome,
                        char *err, size_t err_size)
 {
     const rp_json *is_error = rp_json_get(payload, "is_error");
@@ -65,14 +65,14 @@ static int read_result(const rp_json *payload, rp_hook_call *call, rp_tool_outco
         return rp_hook_fail(err, err_size, "is_error must be a boolean, not %s",
                             rp_json_type_name(is_error->type));
     call->tool_output = rp_json_get(payload, "output");
-    *outcome = is_error == NULL || is_error->type == RP_JSON_NULL ? RP_TOOL_UNKNOWN
-               : is_error->v.b                                    ? RP_TOOL_ERROR
-                                                                  : RP_TOOL_OK;
+    *outcome = is_error == NULL || is_error->type == RP_JSON_NULL ? RP_HOOK_TOOL_UNKNOWN
+               : is_error->v.b                                    ? RP_HOOK_TOOL_ERROR
+                                                                  : RP_HOOK_TOOL_OK;
     return 0;
 }
 
 /* Pi's message usage {input, output, cacheRead, cacheWrite, cost{total}} in the ledger's
- * names. The values are copied as sent; the ledger checks them (rp_usage_read). */
+ * names. The values are copied as sent; the ledger checks them (rp_cost_usage_read). */
 static int usage_of(const rp_json *usage, rp_arena *a, rp_json *out, char *err, size_t err_size)
 {
     static const char *const names[][2] = {{"input", "input_tokens"},
@@ -152,9 +152,9 @@ static int read_fields(const rp_json *payload, rp_arena *a, rp_hook_call *call,
     }
 }
 
-int rp_pi_shape_parse(const rp_host_adapter *host, bool opencode, const rp_json *payload,
-                      const rp_hook_env *env, rp_arena *a, rp_hook_call *call, char *err,
-                      size_t err_size)
+int rp_hook_pi_shape_parse(const rp_hook_adapter *host, bool opencode, const rp_json *payload,
+                           const rp_hook_env *env, rp_arena *a, rp_hook_call *call, char *err,
+                           size_t err_size)
 {
     memset(call, 0, sizeof *call);
     call->phase = RP_HOOK_PRE_TOOL; /* until the event name says otherwise: the form that blocks */
@@ -206,7 +206,7 @@ int rp_pi_shape_parse(const rp_host_adapter *host, bool opencode, const rp_json 
         rp_hook_event_tool_call(a, &call->event, tool, call->tool_input);
         return 0;
     case RP_HOOK_POST_TOOL: {
-        rp_tool_outcome outcome = RP_TOOL_UNKNOWN;
+        rp_hook_tool_outcome outcome = RP_HOOK_TOOL_UNKNOWN;
         if (read_result(payload, call, &outcome, err, err_size) != 0)
             return -1;
         rp_hook_event_tool_result(a, &call->event, tool, call->tool_input, call->tool_output,
@@ -232,8 +232,8 @@ static const char *nonempty(const char *reason, const char *fallback)
     return reason && reason[0] ? reason : fallback;
 }
 
-void rp_pi_shape_answer(const rp_hook_call *call, const rp_hook_verdict *v,
-                        const rp_host_settings *settings, rp_arena *a, rp_hook_answer *out)
+void rp_hook_pi_shape_answer(const rp_hook_call *call, const rp_hook_verdict *v,
+                             const rp_host_settings *settings, rp_arena *a, rp_hook_answer *out)
 {
     (void)settings; /* the extension decides how to act; no per-host setting changes the JSON */
     const char *result = v->result == RP_DENY ? "DENY" : v->result == RP_ASK ? "ASK" : "ALLOW";

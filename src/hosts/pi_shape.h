@@ -10,12 +10,12 @@
 /* Parses one extension payload (host.h's parse contract). With `opencode`, opencode's own
  * event names (tool.execute.before, tool.execute.after, chat.message, session.idle) are
  * accepted besides the protocol's. */
-int rp_pi_shape_parse(const rp_host_adapter *host, bool opencode, const rp_json *payload,
-                      const rp_hook_env *env, rp_arena *a, rp_hook_call *call, char *err,
-                      size_t err_size);
+int rp_hook_pi_shape_parse(const rp_hook_adapter *host, bool opencode, const rp_json *payload,
+                           const rp_hook_env *env, rp_arena *a, rp_hook_call *call, char *err,
+                           size_t err_size);
 
 /* {"result":"ALLOW"|"ASK"|"DENY","reason":REASON|null[,"input":NEWARGS]}\n, exit 0. */
-void rp_pi_shape_answer(const rp_hook_call *call, const rp_hook_verdict *v,
-                        const rp_host_settings *settings, rp_arena *a, rp_hook_answer *out);
+void rp_hook_pi_shape_answer(const rp_hook_call *call, const rp_hook_verdict *v,
+                             const rp_host_settings *settings, rp_arena *a, rp_hook_answer *out);
 
 #endif

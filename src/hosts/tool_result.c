@@ -55,25 +55,25 @@ static const char *find_text(rp_arena *a, const rp_json *raw, text_source *src, 
     return NULL;
 }
 
-const char *rp_tool_result_text(rp_arena *a, const rp_json *raw)
+const char *rp_hook_tool_result_text(rp_arena *a, const rp_json *raw)
 {
     text_source src;
     const char *field;
     return find_text(a, raw, &src, &field);
 }
 
-rp_json rp_tool_result_data(rp_arena *a, const rp_json *raw, rp_tool_outcome outcome)
+rp_json rp_hook_tool_result_data(rp_arena *a, const rp_json *raw, rp_hook_tool_outcome outcome)
 {
     rp_json data = rp_json_make_object();
-    const char *text = rp_tool_result_text(a, raw);
+    const char *text = rp_hook_tool_result_text(a, raw);
     rp_json result = text ? rp_json_make_string_ref(text) : raw ? *raw : rp_json_make_null();
     rp_json_object_set(a, &data, "result", result);
-    if (outcome != RP_TOOL_UNKNOWN)
-        rp_json_object_set(a, &data, "is_error", rp_json_make_bool(outcome == RP_TOOL_ERROR));
+    if (outcome != RP_HOOK_TOOL_UNKNOWN)
+        rp_json_object_set(a, &data, "is_error", rp_json_make_bool(outcome == RP_HOOK_TOOL_ERROR));
     return data;
 }
 
-const rp_json *rp_tool_result_host_output(rp_arena *a, const rp_json *raw, const rp_json *data)
+const rp_json *rp_hook_tool_result_host_output(rp_arena *a, const rp_json *raw, const rp_json *data)
 {
     const rp_json *result = rp_json_get(data, "result");
     if (result == NULL)
@@ -114,19 +114,20 @@ static bool is_true(const rp_json *v)
     return v != NULL && v->type == RP_JSON_BOOL && v->v.b;
 }
 
-rp_tool_outcome rp_tool_outcome_claude(const rp_json *response)
+rp_hook_tool_outcome rp_hook_tool_outcome_claude(const rp_json *response)
 {
     if (!rp_json_is_object(response))
-        return RP_TOOL_OK;
+        return RP_HOOK_TOOL_OK;
     if (is_true(rp_json_get(response, "is_error")) || is_true(rp_json_get(response, "isError")) ||
         is_true(rp_json_get(response, "interrupted")))
-        return RP_TOOL_ERROR;
-    return RP_TOOL_OK;
+        return RP_HOOK_TOOL_ERROR;
+    return RP_HOOK_TOOL_OK;
 }
 
-rp_tool_outcome rp_tool_outcome_exit_line(const char *text, const char *label, bool first_line)
+rp_hook_tool_outcome rp_hook_tool_outcome_exit_line(const char *text, const char *label,
+                                                    bool first_line)
 {
-    rp_tool_outcome found = RP_TOOL_UNKNOWN;
+    rp_hook_tool_outcome found = RP_HOOK_TOOL_UNKNOWN;
     size_t n = strlen(label);
     for (const char *line = text; line && *line;) {
         if (strncmp(line, label, n) == 0) {
@@ -139,7 +140,7 @@ rp_tool_outcome rp_tool_outcome_exit_line(const char *text, const char *label, b
             /* Only a whole integer counts: "Exit Code: (none)" (a signal) says nothing here. */
             if (end != p &&
                 (*end == '\0' || *end == '\n' || *end == '\r' || isspace((unsigned char)*end)))
-                found = code != 0 ? RP_TOOL_ERROR : RP_TOOL_OK;
+                found = code != 0 ? RP_HOOK_TOOL_ERROR : RP_HOOK_TOOL_OK;
         }
         line = first_line ? NULL : strchr(line, '\n');
         if (line)

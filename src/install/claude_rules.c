@@ -24,14 +24,14 @@
 #define MAX_DOUBLE_STARS 4
 #define MAX_VARIANTS     64
 
-const char *rp_claude_action_name(rp_claude_action a)
+const char *rp_install_claude_action_name(rp_install_claude_action a)
 {
     switch (a) {
-    case RP_CLAUDE_ALLOW:
+    case RP_INSTALL_CLAUDE_ALLOW:
         return "allow";
-    case RP_CLAUDE_ASK:
+    case RP_INSTALL_CLAUDE_ASK:
         return "ask";
-    case RP_CLAUDE_DENY:
+    case RP_INSTALL_CLAUDE_DENY:
         return "deny";
     }
     return "ask";
@@ -98,7 +98,7 @@ static bool plain_safe(const char *s)
     return true;
 }
 
-void rp_claude_yaml_scalar(rp_buf *b, const char *s, bool always_quote)
+void rp_install_claude_yaml_scalar(rp_buf *b, const char *s, bool always_quote)
 {
     if (!always_quote && plain_safe(s)) {
         rp_buf_puts(b, s);
@@ -140,19 +140,19 @@ void rp_claude_yaml_scalar(rp_buf *b, const char *s, bool always_quote)
 typedef struct raw_entry {
     const char *surface;
     const char *pattern;
-    rp_claude_action action;
+    rp_install_claude_action action;
     const char *src; /* "; "-joined sources (arena) */
     const char *allow_note;
 } raw_entry;
 
 typedef struct ctx {
     rp_arena *a;
-    const rp_claude_options *o;
+    const rp_install_claude_options *o;
     const char *root; /* o->root when usable, else NULL */
     const char *root_problem;
     raw_entry *entries;
     size_t n_entries, cap_entries;
-    rp_claude_skip *skips;
+    rp_install_claude_skip *skips;
     size_t n_skips, cap_skips;
     const char **notes;
     size_t n_notes, cap_notes;
@@ -181,7 +181,7 @@ static void skip(ctx *c, const char *where, const char *rule, const char *fmt, .
     va_start(ap, fmt);
     const char *reason = rp_arena_vsprintf(c->a, fmt, ap);
     va_end(ap);
-    c->skips[c->n_skips++] = (rp_claude_skip){
+    c->skips[c->n_skips++] = (rp_install_claude_skip){
         .where = where, .rule = rule ? rp_arena_strdup(c->a, rule) : NULL, .reason = reason};
 }
 
@@ -204,8 +204,8 @@ static bool has_source(const char *list, const char *source)
 /* Adds (surface, pattern) for one Claude rule. The same pair from several rules is one map key
  * (YAML forbids duplicates) with the strictest action, as Claude Code's deny > ask > allow
  * would decide; its comment names every rule. */
-static void add_entry(ctx *c, const char *surface, const char *pattern, rp_claude_action act,
-                      const char *source, const char *allow_note)
+static void add_entry(ctx *c, const char *surface, const char *pattern,
+                      rp_install_claude_action act, const char *source, const char *allow_note)
 {
     for (size_t i = 0; i < c->n_entries; i++) {
         raw_entry *e = &c->entries[i];
@@ -215,7 +215,7 @@ static void add_entry(ctx *c, const char *surface, const char *pattern, rp_claud
             e->action = act;
         if (!has_source(e->src, source))
             e->src = rp_arena_sprintf(c->a, "%s; %s", e->src, source);
-        if (act == RP_CLAUDE_ALLOW && allow_note && e->allow_note == NULL)
+        if (act == RP_INSTALL_CLAUDE_ALLOW && allow_note && e->allow_note == NULL)
             e->allow_note = allow_note;
         return;
     }
@@ -225,7 +225,7 @@ static void add_entry(ctx *c, const char *surface, const char *pattern, rp_claud
         .pattern = rp_arena_strdup(c->a, pattern),
         .action = act,
         .src = source,
-        .allow_note = act == RP_CLAUDE_ALLOW ? allow_note : NULL,
+        .allow_note = act == RP_INSTALL_CLAUDE_ALLOW ? allow_note : NULL,
     };
 }
 
@@ -279,8 +279,8 @@ static const char *const bash_params[] = {"run_in_background", "dangerouslyDisab
                                           "timeout", "description", NULL};
 
 /* The rampart bash pattern for a Bash(...) specifier, or NULL with *why. */
-static const char *bash_pattern(ctx *c, rp_claude_action act, const char *spec, const char **why,
-                                const char **allow_note)
+static const char *bash_pattern(ctx *c, rp_install_claude_action act, const char *spec,
+                                const char **why, const char **allow_note)
 {
     for (size_t i = 0; bash_params[i]; i++) {
         size_t n = strlen(bash_params[i]);
@@ -346,7 +346,7 @@ static const char *bash_pattern(ctx *c, rp_claude_action act, const char *spec, 
     }
     const char *pattern = out.len ? rp_arena_strdup(c->a, out.data) : "*";
     rp_buf_free(&out);
-    if (qmark && act == RP_CLAUDE_ALLOW)
+    if (qmark && act == RP_INSTALL_CLAUDE_ALLOW)
         *allow_note = "widened: rampart's ? matches any one character (Claude Code reads it "
                       "literally)";
     return pattern;
@@ -506,7 +506,7 @@ static int convert_body(rp_arena *a, const char *body, path_out *po)
  * and ask rules, where Claude Code applies it at any depth. A deny or ask of a path that does
  * not end in `*` also covers what is inside it (`p` + "/" + "*"), as gitignore's parent
  * matching would. */
-static int path_patterns(ctx *c, rp_claude_action act, const char *spec, path_out *po,
+static int path_patterns(ctx *c, rp_install_claude_action act, const char *spec, path_out *po,
                          const char **why)
 {
     anchor an;
@@ -542,8 +542,8 @@ static int path_patterns(ctx *c, rp_claude_action act, const char *spec, path_ou
         bool inner_slash = slash && slash[1] != '\0';
         const char *dstar = strstr(body, "/**");
         bool single_dir = dstar && strcmp(dstar, "/**") == 0 && slash == dstar;
-        any_depth =
-            !explicit_cwd && body[0] && (!inner_slash || (act != RP_CLAUDE_ALLOW && single_dir));
+        any_depth = !explicit_cwd && body[0] &&
+                    (!inner_slash || (act != RP_INSTALL_CLAUDE_ALLOW && single_dir));
         /* ".." leaves the working directory, where rampart's relative aliases do not reach:
          * anchor the rule at the root (the directory Claude Code was started in, normally). */
         bool dotdot = strcmp(body, "..") == 0 || starts_with(body, "../") || strstr(body, "/../") ||
@@ -593,7 +593,7 @@ static int path_patterns(ctx *c, rp_claude_action act, const char *spec, path_ou
             po->outside = true;
         }
     }
-    if (act != RP_CLAUDE_ALLOW) {
+    if (act != RP_INSTALL_CLAUDE_ALLOW) {
         size_t n = po->n;
         for (size_t i = 0; i < n; i++) {
             const char *v = po->items[i];
@@ -630,8 +630,8 @@ static const char *const read_surfaces[] = {"read", "grep", "find", "ls", NULL};
 static const char *const read_deny_surfaces[] = {"read", "grep", "find", "ls", "path", NULL};
 static const char *const edit_surfaces[] = {"edit", "write", NULL};
 
-static void add_all(ctx *c, const char *const *surfaces, const char *pattern, rp_claude_action act,
-                    const char *source, const char *allow_note)
+static void add_all(ctx *c, const char *const *surfaces, const char *pattern,
+                    rp_install_claude_action act, const char *source, const char *allow_note)
 {
     for (size_t i = 0; surfaces[i]; i++)
         add_entry(c, surfaces[i], pattern, act, source, allow_note);
@@ -639,7 +639,7 @@ static void add_all(ctx *c, const char *const *surfaces, const char *pattern, rp
 
 /* A bare tool name (or Tool(*)): the surfaces it stands for, and the note when an allow of it
  * also covers other Claude tools that rampart puts on the same surface. */
-static void whole_tool(ctx *c, const char *tool, rp_claude_action act, const char *source)
+static void whole_tool(ctx *c, const char *tool, rp_install_claude_action act, const char *source)
 {
     static const char *const bash[] = {"bash", NULL}, *const write[] = {"write", NULL},
                              *const edit[] = {"edit", NULL}, *const read[] = {"read", NULL},
@@ -675,7 +675,7 @@ static void whole_tool(ctx *c, const char *tool, rp_claude_action act, const cha
         add_entry(c, rp_arena_strdup(c->a, tool), "*", act, source, NULL);
 }
 
-static void translate_mcp(ctx *c, rp_claude_action act, const char *where, const char *rule,
+static void translate_mcp(ctx *c, rp_install_claude_action act, const char *where, const char *rule,
                           const char *tool, const char *spec, const char *source)
 {
     const char *rest = tool + 5;
@@ -707,18 +707,19 @@ static void translate_mcp(ctx *c, rp_claude_action act, const char *where, const
     }
 }
 
-static void translate(ctx *c, rp_claude_action act, const char *where, const char *raw)
+static void translate(ctx *c, rp_install_claude_action act, const char *where, const char *raw)
 {
     const char *rule = trim(c->a, raw);
-    const char *source = rp_arena_sprintf(c->a, "%s %s", rp_claude_action_name(act), rule);
+    const char *source = rp_arena_sprintf(c->a, "%s %s", rp_install_claude_action_name(act), rule);
     if (rule[0] == '\0') {
         skip(c, where, raw, "an empty rule");
         return;
     }
     /* Shadowed rules: Claude Code checks deny, then ask, then allow, so an allow under a
      * deny "*" (or ask "*") and an ask under a deny "*" never decide anything. */
-    if (strcmp(rule, "*") != 0 && ((act == RP_CLAUDE_ALLOW && (c->deny_all || c->ask_all)) ||
-                                   (act == RP_CLAUDE_ASK && c->deny_all))) {
+    if (strcmp(rule, "*") != 0 &&
+        ((act == RP_INSTALL_CLAUDE_ALLOW && (c->deny_all || c->ask_all)) ||
+         (act == RP_INSTALL_CLAUDE_ASK && c->deny_all))) {
         note(c, rp_arena_sprintf(c->a, "%s has no effect: %s \"*\" covers every tool", source,
                                  c->deny_all ? "deny" : "ask"));
         return;
@@ -742,12 +743,12 @@ static void translate(ctx *c, rp_claude_action act, const char *where, const cha
 
     if (strcmp(tool, "*") == 0 || strcmp(tool, "mcp__*") == 0) {
         bool all = tool[0] == '*';
-        if (act == RP_CLAUDE_ALLOW) {
+        if (act == RP_INSTALL_CLAUDE_ALLOW) {
             skip(c, where, raw, "Claude Code accepts tool-name globs only in deny and ask rules");
         } else if (spec) {
             skip(c, where, raw, "a tool-name glob takes no specifier");
         } else if (all) {
-            /* Handled by the fallback (see rp_claude_import): every tool. */
+            /* Handled by the fallback (see rp_install_claude_import): every tool. */
         } else {
             add_entry(c, "mcp", "*", act, source, NULL);
         }
@@ -756,8 +757,8 @@ static void translate(ctx *c, rp_claude_action act, const char *where, const cha
     if (starts_with(tool, "mcp__")) {
         /* Allows and asks under a deny "mcp__*" (allows under an ask "mcp__*") never decide:
          * left out, so that no reading of rampart's mcp "*" could let them through. */
-        if ((act == RP_CLAUDE_ALLOW && (c->mcp_deny_all || c->mcp_ask_all)) ||
-            (act == RP_CLAUDE_ASK && c->mcp_deny_all)) {
+        if ((act == RP_INSTALL_CLAUDE_ALLOW && (c->mcp_deny_all || c->mcp_ask_all)) ||
+            (act == RP_INSTALL_CLAUDE_ASK && c->mcp_deny_all)) {
             note(c, rp_arena_sprintf(c->a, "%s has no effect: %s \"mcp__*\" covers every MCP tool",
                                      source, c->mcp_deny_all ? "deny" : "ask"));
             return;
@@ -801,14 +802,14 @@ static void translate(ctx *c, rp_claude_action act, const char *where, const cha
             skip(c, where, raw, "%s", why);
             return;
         }
-        allow_note = act == RP_CLAUDE_ALLOW ? path_note(c->a, &po) : NULL;
+        allow_note = act == RP_INSTALL_CLAUDE_ALLOW ? path_note(c->a, &po) : NULL;
         /* A Read deny or ask also holds for the path itself wherever it is used (Claude Code:
          * a Read deny also blocks Edit and Write of the path, and Read rules apply to the file
          * commands of Bash), which is rampart's cross-cutting path surface. An Edit rule stays
          * on the editing tools: on `path` it would also stop reads. */
-        const char *const *surfaces = !read                    ? edit_surfaces
-                                      : act == RP_CLAUDE_ALLOW ? read_surfaces
-                                                               : read_deny_surfaces;
+        const char *const *surfaces = !read                            ? edit_surfaces
+                                      : act == RP_INSTALL_CLAUDE_ALLOW ? read_surfaces
+                                                                       : read_deny_surfaces;
         for (size_t i = 0; i < po.n; i++)
             add_all(c, surfaces, po.items[i], act, source, allow_note);
         return;
@@ -885,7 +886,7 @@ static void read_mode(ctx *c, const rp_json *mode)
     }
 }
 
-static int check_list(const rp_json *perms, const char *key, rp_claude_result *out)
+static int check_list(const rp_json *perms, const char *key, rp_install_claude_result *out)
 {
     const rp_json *v = rp_json_get(perms, key);
     if (v == NULL || v->type == RP_JSON_NULL || rp_json_is_array(v))
@@ -895,7 +896,7 @@ static int check_list(const rp_json *perms, const char *key, rp_claude_result *o
     return -1;
 }
 
-static void emit(ctx *c, rp_claude_result *out)
+static void emit(ctx *c, rp_install_claude_result *out)
 {
     rp_buf y = {0};
     rp_buf_puts(&y, "# Claude Code permission rules");
@@ -917,7 +918,7 @@ static void emit(ctx *c, rp_claude_result *out)
     rp_buf_printf(&y, "        \"*\": %s  # a call no rule covers\n", c->fallback);
 
     /* Surfaces in order of first appearance; in each, allow, ask, deny. */
-    rp_claude_entry *entries = rp_arena_alloc(c->a, (c->n_entries + 1) * sizeof *entries);
+    rp_install_claude_entry *entries = rp_arena_alloc(c->a, (c->n_entries + 1) * sizeof *entries);
     size_t n_out = 0;
     for (size_t i = 0; i < c->n_entries; i++) {
         const char *surface = c->entries[i].surface;
@@ -927,32 +928,32 @@ static void emit(ctx *c, rp_claude_result *out)
         if (seen)
             continue;
         size_t first = n_out;
-        for (int act = RP_CLAUDE_ALLOW; act <= RP_CLAUDE_DENY; act++) {
+        for (int act = RP_INSTALL_CLAUDE_ALLOW; act <= RP_INSTALL_CLAUDE_DENY; act++) {
             for (size_t j = i; j < c->n_entries; j++) {
                 const raw_entry *e = &c->entries[j];
-                if (e->action != (rp_claude_action)act || strcmp(e->surface, surface) != 0)
+                if (e->action != (rp_install_claude_action)act || strcmp(e->surface, surface) != 0)
                     continue;
-                entries[n_out++] = (rp_claude_entry){
+                entries[n_out++] = (rp_install_claude_entry){
                     .surface = e->surface,
                     .pattern = e->pattern,
                     .action = e->action,
                     .sources = e->src,
-                    .note = e->action == RP_CLAUDE_ALLOW ? e->allow_note : NULL,
+                    .note = e->action == RP_INSTALL_CLAUDE_ALLOW ? e->allow_note : NULL,
                 };
             }
         }
         rp_buf_puts(&y, "        ");
-        rp_claude_yaml_scalar(&y, surface, false);
+        rp_install_claude_yaml_scalar(&y, surface, false);
         rp_buf_putc(&y, ':');
         bool single = n_out - first == 1 && strcmp(entries[first].pattern, "*") == 0;
         for (size_t k = first; k < n_out; k++) {
-            const rp_claude_entry *e = &entries[k];
+            const rp_install_claude_entry *e = &entries[k];
             if (!single) {
                 rp_buf_puts(&y, "\n          ");
-                rp_claude_yaml_scalar(&y, e->pattern, true);
+                rp_install_claude_yaml_scalar(&y, e->pattern, true);
                 rp_buf_putc(&y, ':');
             }
-            rp_buf_printf(&y, " %s  # ", rp_claude_action_name(e->action));
+            rp_buf_printf(&y, " %s  # ", rp_install_claude_action_name(e->action));
             put_comment_text(&y, e->sources);
             if (e->note) {
                 rp_buf_puts(&y, " (");
@@ -970,7 +971,7 @@ static void emit(ctx *c, rp_claude_result *out)
     if (c->n_skips > 0) {
         rp_buf_printf(&y, "# Not translated (%zu):\n", c->n_skips);
         for (size_t i = 0; i < c->n_skips; i++) {
-            const rp_claude_skip *s = &c->skips[i];
+            const rp_install_claude_skip *s = &c->skips[i];
             rp_buf_puts(&y, "#   ");
             put_comment_text(&y, s->where);
             if (s->rule) {
@@ -988,8 +989,8 @@ static void emit(ctx *c, rp_claude_result *out)
     out->n_entries = n_out;
 }
 
-int rp_claude_import(rp_arena *a, const rp_json *settings, const rp_claude_options *opts,
-                     rp_claude_result *out)
+int rp_install_claude_import(rp_arena *a, const rp_json *settings,
+                             const rp_install_claude_options *opts, rp_install_claude_result *out)
 {
     memset(out, 0, sizeof *out);
     if (!rp_json_is_object(settings)) {
@@ -1098,7 +1099,7 @@ int rp_claude_import(rp_arena *a, const rp_json *settings, const rp_claude_optio
                 skip(&c, where, NULL, "not a string (%s)", type_name(item));
                 continue;
             }
-            translate(&c, (rp_claude_action)k, where, s);
+            translate(&c, (rp_install_claude_action)k, where, s);
         }
     }
 

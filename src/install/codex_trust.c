@@ -345,10 +345,10 @@ static void handler_hash(rp_arena *a, const char *event, const rp_json *matcher,
     snprintf(out, 72, "sha256:%s", hex);
 }
 
-int rp_codex_trust_check(const char *hooks_path, const char *hooks_text, size_t hooks_len,
-                         const char *config_toml, const char *project_dir,
-                         const char *project_git_root, rp_codex_trust *out, char *err,
-                         size_t err_size)
+int rp_install_codex_trust_check(const char *hooks_path, const char *hooks_text, size_t hooks_len,
+                                 const char *config_toml, const char *project_dir,
+                                 const char *project_git_root, rp_install_codex_trust *out,
+                                 char *err, size_t err_size)
 {
     memset(out, 0, sizeof *out);
     rp_arena a = {0};
@@ -377,7 +377,7 @@ int rp_codex_trust_check(const char *hooks_path, const char *hooks_text, size_t 
             for (uint32_t h = 0; rp_json_is_array(handlers) && h < handlers->len; h++) {
                 const rp_json *handler = &handlers->v.items[h];
                 const char *command = rp_json_get_str(handler, "command");
-                if (!command || !rp_splice_is_our_command(command, "codex"))
+                if (!command || !rp_install_splice_is_our_command(command, "codex"))
                     continue;
                 out->ours++;
                 char want[72];

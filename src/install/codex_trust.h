@@ -19,7 +19,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-typedef struct rp_codex_trust {
+typedef struct rp_install_codex_trust {
     size_t ours;            /* rampart handlers in hooks.json */
     size_t trusted;         /* trusted for their current definition, and not disabled */
     size_t untrusted;       /* never trusted */
@@ -28,7 +28,7 @@ typedef struct rp_codex_trust {
     char event[64];         /* the first event whose handler does not run, e.g. "PreToolUse" */
     bool hooks_off;         /* [features] hooks (or codex_hooks) = false: Codex runs no hook */
     bool project_untrusted; /* project_dir given and not `trust_level = "trusted"` there */
-} rp_codex_trust;
+} rp_install_codex_trust;
 
 /* Checks every rampart handler of hooks_text (the hooks.json at hooks_path, absolute, as Codex
  * names it in the keys) against config_toml (the text of ~/.codex/config.toml; NULL or "" when
@@ -37,9 +37,9 @@ typedef struct rp_codex_trust {
  * project_git_root (the git repository holding it, or NULL) — or Codex loads its .codex/ layer
  * disabled. No other parent's entry counts.
  * Returns 0, or -1 with err when hooks_text is not the JSON it should be. */
-int rp_codex_trust_check(const char *hooks_path, const char *hooks_text, size_t hooks_len,
-                         const char *config_toml, const char *project_dir,
-                         const char *project_git_root, rp_codex_trust *out, char *err,
-                         size_t err_size);
+int rp_install_codex_trust_check(const char *hooks_path, const char *hooks_text, size_t hooks_len,
+                                 const char *config_toml, const char *project_dir,
+                                 const char *project_git_root, rp_install_codex_trust *out,
+                                 char *err, size_t err_size);
 
 #endif

@@ -25,7 +25,7 @@
 #define CLAUDE_MANAGED_DIR     "/etc/claude-code"
 #define GEMINI_SYSTEM_SETTINGS "/etc/gemini-cli/settings.json"
 
-int rp_cli_read_file(const char *path, rp_buf *out)
+int rp_install_read_file(const char *path, rp_buf *out)
 {
     rp_buf_reset(out);
     FILE *f = fopen(path, "rb");
@@ -41,11 +41,11 @@ int rp_cli_read_file(const char *path, rp_buf *out)
 }
 
 /* The JSON object in path, or NULL (absent, unreadable or not an object). */
-const rp_json *rp_cli_offswitch_read_json(rp_arena *a, const char *path)
+const rp_json *rp_install_offswitch_read_json(rp_arena *a, const char *path)
 {
     rp_buf b = {0};
     const rp_json *v = NULL;
-    if (rp_cli_read_file(path, &b) == 1) {
+    if (rp_install_read_file(path, &b) == 1) {
         rp_json_error err;
         v = rp_json_parse(a, b.data, b.len, &err);
     }
@@ -64,7 +64,7 @@ static bool is_false(const rp_json *v)
 }
 
 /* A path for messages: $HOME shown as ~. */
-const char *rp_cli_offswitch_shown(rp_arena *a, const char *path)
+const char *rp_install_offswitch_shown(rp_arena *a, const char *path)
 {
     const char *home = getenv("HOME");
     size_t n = home ? strlen(home) : 0;
@@ -73,7 +73,7 @@ const char *rp_cli_offswitch_shown(rp_arena *a, const char *path)
     return path;
 }
 
-void rp_cli_offswitch_say(rp_buf *b, const char *text)
+void rp_install_offswitch_say(rp_buf *b, const char *text)
 {
     if (b->len)
         rp_buf_puts(b, "; ");
@@ -96,17 +96,17 @@ static bool env_truthy(const char *name)
 
 static void claude_file(rp_arena *a, const char *path, bool managed, rp_buf *off)
 {
-    const rp_json *s = rp_cli_offswitch_read_json(a, path);
+    const rp_json *s = rp_install_offswitch_read_json(a, path);
     if (is_true(rp_json_get(s, "disableAllHooks")))
-        rp_cli_offswitch_say(
+        rp_install_offswitch_say(
             off, rp_arena_sprintf(a,
                                   "disableAllHooks is true in %s, so Claude Code runs no hook "
                                   "(rampart's included): %s",
-                                  rp_cli_offswitch_shown(a, path),
+                                  rp_install_offswitch_shown(a, path),
                                   managed ? "ask your administrator to remove it"
                                           : "remove it or set it to false"));
     if (managed && is_true(rp_json_get(s, "allowManagedHooksOnly")))
-        rp_cli_offswitch_say(
+        rp_install_offswitch_say(
             off, rp_arena_sprintf(a,
                                   "allowManagedHooksOnly is true in %s, so Claude Code runs "
                                   "only managed hooks: ask your administrator to put rampart's "
@@ -136,11 +136,11 @@ static void claude(rp_arena *a, rp_buf *off)
     if (d)
         closedir(d);
     if (env_truthy("CLAUDE_CODE_SIMPLE"))
-        rp_cli_offswitch_say(
+        rp_install_offswitch_say(
             off, "CLAUDE_CODE_SIMPLE is set (what `claude --bare` sets), so Claude Code "
                  "started from this environment runs no hook: unset it");
     if (env_truthy("CLAUDE_CODE_SAFE_MODE"))
-        rp_cli_offswitch_say(
+        rp_install_offswitch_say(
             off, "CLAUDE_CODE_SAFE_MODE is set, so Claude Code started from this environment "
                  "runs only managed hooks: unset it");
 }
@@ -157,11 +157,12 @@ static bool codex_home_elsewhere(rp_arena *a, const char *hook_file, rp_buf *off
     snprintf(dir, sizeof dir, "%s", hook_file);
     if (realpath(ch, want) && realpath(dirname(dir), have) && strcmp(want, have) == 0)
         return false;
-    rp_cli_offswitch_say(off, rp_arena_sprintf(a,
-                                               "CODEX_HOME is %s, so Codex started from this "
-                                               "environment reads %s/hooks.json, not %s: unset "
-                                               "it, or start Codex without it",
-                                               ch, ch, rp_cli_offswitch_shown(a, hook_file)));
+    rp_install_offswitch_say(off,
+                             rp_arena_sprintf(a,
+                                              "CODEX_HOME is %s, so Codex started from this "
+                                              "environment reads %s/hooks.json, not %s: unset "
+                                              "it, or start Codex without it",
+                                              ch, ch, rp_install_offswitch_shown(a, hook_file)));
     return true;
 }
 
@@ -196,29 +197,29 @@ static void codex(rp_arena *a, bool project, const char *hook_file, const char *
     const char *home = getenv("HOME");
     rp_buf toml = {0};
     if (home)
-        rp_cli_read_file(rp_arena_sprintf(a, "%s/.codex/config.toml", home), &toml);
+        rp_install_read_file(rp_arena_sprintf(a, "%s/.codex/config.toml", home), &toml);
     char cwd[PATH_MAX];
     const char *dir = project && getcwd(cwd, sizeof cwd) ? cwd : NULL;
-    rp_codex_trust t;
+    rp_install_codex_trust t;
     char err[256];
-    if (rp_codex_trust_check(hook_file, text, len, toml.data, dir, git_root(a, dir), &t, err,
-                             sizeof err) != 0) {
+    if (rp_install_codex_trust_check(hook_file, text, len, toml.data, dir, git_root(a, dir), &t,
+                                     err, sizeof err) != 0) {
         rp_buf_free(&toml);
         return; /* the file doctor read does not parse: reported there */
     }
     rp_buf_free(&toml);
     if (t.hooks_off)
-        rp_cli_offswitch_say(
+        rp_install_offswitch_say(
             off, "[features] hooks = false in ~/.codex/config.toml, so Codex runs no hook: "
                  "remove it");
     if (t.project_untrusted)
-        rp_cli_offswitch_say(
+        rp_install_offswitch_say(
             off, rp_arena_sprintf(a,
                                   "Codex does not trust this project, so it loads %s disabled: "
                                   "run `codex` here and trust the project (or set "
                                   "[projects.\"%s\"] trust_level = \"trusted\" in "
                                   "~/.codex/config.toml)",
-                                  rp_cli_offswitch_shown(a, hook_file), dir));
+                                  rp_install_offswitch_shown(a, hook_file), dir));
     size_t idle = t.untrusted + t.modified + t.disabled;
     if (idle == 0)
         return;
@@ -228,11 +229,11 @@ static void codex(rp_arena *a, bool project, const char *hook_file, const char *
                       : t.modified  ? "not trusted, or changed since it was trusted"
                       : t.untrusted ? "not trusted, and Codex runs an untrusted hook not at all"
                                     : "disabled in Codex";
-    rp_cli_offswitch_say(
+    rp_install_offswitch_say(
         off, rp_arena_sprintf(a,
                               "Codex will not run %zu of rampart's %zu hook handlers (%s first) "
                               "in %s: %s. %s",
-                              idle, t.ours, t.event, rp_cli_offswitch_shown(a, hook_file), why,
+                              idle, t.ours, t.event, rp_install_offswitch_shown(a, hook_file), why,
                               t.untrusted + t.modified
                                   ? "Start `codex`, and at \"Hooks need review\" choose \"Trust "
                                     "all and continue\" (or review them in /hooks)"
@@ -267,24 +268,25 @@ static int gemini_trust(const rp_json *rules, const char *folder)
 static void gemini_settings(rp_arena *a, const char *path, const char *hook_command, rp_buf *off,
                             bool *folder_trust)
 {
-    const rp_json *s = rp_cli_offswitch_read_json(a, path);
+    const rp_json *s = rp_install_offswitch_read_json(a, path);
     const rp_json *hc = rp_json_get(s, "hooksConfig");
     if (is_false(rp_json_get(hc, "enabled")))
-        rp_cli_offswitch_say(
+        rp_install_offswitch_say(
             off, rp_arena_sprintf(a,
                                   "hooksConfig.enabled is false in %s, so Gemini CLI runs no "
                                   "hook: remove it",
-                                  rp_cli_offswitch_shown(a, path)));
+                                  rp_install_offswitch_shown(a, path)));
     const rp_json *disabled = rp_json_get(hc, "disabled");
     for (uint32_t i = 0; rp_json_is_array(disabled) && i < disabled->len; i++) {
         const char *name = rp_json_str(&disabled->v.items[i]);
-        if (name && ((hook_command && strcmp(name, hook_command) == 0) ||
-                     rp_splice_is_our_command(name, "gemini") || strcmp(name, "rampart") == 0)) {
-            rp_cli_offswitch_say(
+        if (name &&
+            ((hook_command && strcmp(name, hook_command) == 0) ||
+             rp_install_splice_is_our_command(name, "gemini") || strcmp(name, "rampart") == 0)) {
+            rp_install_offswitch_say(
                 off, rp_arena_sprintf(a,
                                       "hooksConfig.disabled in %s lists rampart's hook, so "
                                       "Gemini CLI skips it: remove \"%s\" from it",
-                                      rp_cli_offswitch_shown(a, path), name));
+                                      rp_install_offswitch_shown(a, path), name));
             break;
         }
     }
@@ -304,9 +306,9 @@ static void gemini(rp_arena *a, bool project, const char *hook_text, size_t hook
                    rp_buf *caveat)
 {
     const char *command = NULL;
-    rp_splice_error serr;
-    rp_splice_spec spec = rp_install_spec(rp_install_target_find("gemini"), "");
-    rp_splice_find_ours(hook_text, hook_len, &spec, first_command, &command, &serr);
+    rp_install_splice_error serr;
+    rp_install_splice_spec spec = rp_install_spec(rp_install_target_find("gemini"), "");
+    rp_install_splice_find_ours(hook_text, hook_len, &spec, first_command, &command, &serr);
     const char *ours = command ? rp_arena_sprintf(a, "%s", command) : NULL;
     free((char *)command);
 
@@ -324,7 +326,7 @@ static void gemini(rp_arena *a, bool project, const char *hook_text, size_t hook
                         &folder_trust);
 
     if (env_is("GEMINI_CLI_TRUST_WORKSPACE", "false") || env_is("GEMINI_RESTRICTED_MODE", "true"))
-        rp_cli_offswitch_say(
+        rp_install_offswitch_say(
             off, "GEMINI_CLI_TRUST_WORKSPACE=false or GEMINI_RESTRICTED_MODE=true is set, so "
                  "Gemini CLI started from this environment trusts no folder and runs no hook: "
                  "unset it");
@@ -334,18 +336,19 @@ static void gemini(rp_arena *a, bool project, const char *hook_text, size_t hook
     const char *tf_path = tf && tf[0] ? tf
                           : home      ? rp_arena_sprintf(a, "%s/.gemini/trustedFolders.json", home)
                                       : NULL;
-    const rp_json *rules = tf_path ? rp_cli_offswitch_read_json(a, tf_path) : NULL;
+    const rp_json *rules = tf_path ? rp_install_offswitch_read_json(a, tf_path) : NULL;
     char real[PATH_MAX];
     const char *here = have_cwd && realpath(cwd, real) ? real : cwd;
     if (project && have_cwd && gemini_trust(rules, here) != 1)
-        rp_cli_offswitch_say(
-            off, rp_arena_sprintf(
-                     a,
-                     "Gemini CLI does not trust this folder, and loads no hook of "
-                     "an untrusted folder (--skip-trust does not load its "
-                     ".gemini/settings.json either): run `gemini` here and choose "
-                     "\"Trust folder\", or add \"%s\": \"TRUST_FOLDER\" to %s",
-                     here, tf_path ? rp_cli_offswitch_shown(a, tf_path) : "trustedFolders.json"));
+        rp_install_offswitch_say(
+            off, rp_arena_sprintf(a,
+                                  "Gemini CLI does not trust this folder, and loads no hook of "
+                                  "an untrusted folder (--skip-trust does not load its "
+                                  ".gemini/settings.json either): run `gemini` here and choose "
+                                  "\"Trust folder\", or add \"%s\": \"TRUST_FOLDER\" to %s",
+                                  here,
+                                  tf_path ? rp_install_offswitch_shown(a, tf_path)
+                                          : "trustedFolders.json"));
     if (project)
         return;
     /* A user install runs everywhere but in the folders the user declined to trust. */
@@ -356,17 +359,17 @@ static void gemini(rp_arena *a, bool project, const char *hook_text, size_t hook
                    "DO_NOT_TRUST") == 0)
             rp_buf_printf(&list, "%s%s", list.len ? ", " : "", rules->v.members[i].key);
     if (list.len)
-        rp_cli_offswitch_say(
+        rp_install_offswitch_say(
             caveat, rp_arena_sprintf(a,
                                      "Gemini CLI runs no hook, rampart's included, in the folders "
                                      "marked DO_NOT_TRUST in %s (%s): trust them, or run no "
                                      "agent there",
-                                     rp_cli_offswitch_shown(a, tf_path), list.data));
+                                     rp_install_offswitch_shown(a, tf_path), list.data));
     rp_buf_free(&list);
 }
 
-void rp_cli_host_offswitch(const char *host, bool project, const char *hook_file,
-                           const char *hook_text, size_t hook_len, rp_buf *off, rp_buf *caveat)
+void rp_install_offswitch(const char *host, bool project, const char *hook_file,
+                          const char *hook_text, size_t hook_len, rp_buf *off, rp_buf *caveat)
 {
     rp_arena a = {0};
     rp_arena_init(&a, 16 * 1024);
@@ -377,8 +380,8 @@ void rp_cli_host_offswitch(const char *host, bool project, const char *hook_file
     else if (strcmp(host, "gemini") == 0)
         gemini(&a, project, hook_text, hook_len, off, caveat);
     else if (strcmp(host, "pi") == 0)
-        rp_cli_offswitch_pi(project, hook_file, off);
+        rp_install_offswitch_pi(project, hook_file, off);
     else if (strcmp(host, "opencode") == 0)
-        rp_cli_offswitch_opencode(project, hook_file, off);
+        rp_install_offswitch_opencode(project, hook_file, off);
     rp_arena_free(&a);
 }

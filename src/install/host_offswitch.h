@@ -32,20 +32,20 @@
  * for what turns the hook off. Appends to `off` why it does not run, with what to do (empty
  * when nothing turns it off), and to `caveat` where it does not run although it is on (e.g.
  * Gemini's DO_NOT_TRUST folders). `project` is an install in the current directory. */
-void rp_cli_host_offswitch(const char *host, bool project, const char *hook_file,
-                           const char *hook_text, size_t hook_len, rp_buf *off, rp_buf *caveat);
+void rp_install_offswitch(const char *host, bool project, const char *hook_file,
+                          const char *hook_text, size_t hook_len, rp_buf *off, rp_buf *caveat);
 
 /* The parts shared with the per-host files (host_offswitch_ext.c). */
-void rp_cli_offswitch_pi(bool project, const char *hook_file, rp_buf *off);
-void rp_cli_offswitch_opencode(bool project, const char *hook_file, rp_buf *off);
+void rp_install_offswitch_pi(bool project, const char *hook_file, rp_buf *off);
+void rp_install_offswitch_opencode(bool project, const char *hook_file, rp_buf *off);
 /* Appends a sentence to b, after "; " when b is not empty. */
-void rp_cli_offswitch_say(rp_buf *b, const char *text);
+void rp_install_offswitch_say(rp_buf *b, const char *text);
 /* path with $HOME shown as ~, in a. */
-const char *rp_cli_offswitch_shown(rp_arena *a, const char *path);
+const char *rp_install_offswitch_shown(rp_arena *a, const char *path);
 /* Reads the whole file at path into out (reset first; NUL-terminated): 1, or 0 when it does
  * not exist, -1 when it cannot be read. */
-int rp_cli_read_file(const char *path, rp_buf *out);
+int rp_install_read_file(const char *path, rp_buf *out);
 /* The JSON object in path (in a), or NULL: absent, unreadable or not an object. */
-const rp_json *rp_cli_offswitch_read_json(rp_arena *a, const char *path);
+const rp_json *rp_install_offswitch_read_json(rp_arena *a, const char *path);
 
 #endif

@@ -88,7 +88,7 @@ static const char *pi_entry_points(rp_arena *a, const char *dir)
 {
     const char *pkg = rp_arena_sprintf(a, "%s/package.json", dir);
     const rp_json *ext =
-        rp_json_get(rp_json_get(rp_cli_offswitch_read_json(a, pkg), "pi"), "extensions");
+        rp_json_get(rp_json_get(rp_install_offswitch_read_json(a, pkg), "pi"), "extensions");
     if (rp_json_is_array(ext) && ext->len > 0)
         return rp_arena_sprintf(a, "%s lists its own \"pi\".\"extensions\"", pkg);
     for (int i = 0; i < 2; i++) {
@@ -99,7 +99,7 @@ static const char *pi_entry_points(rp_arena *a, const char *dir)
     return NULL;
 }
 
-void rp_cli_offswitch_pi(bool project, const char *hook_file, rp_buf *off)
+void rp_install_offswitch_pi(bool project, const char *hook_file, rp_buf *off)
 {
     rp_arena a = {0};
     rp_arena_init(&a, 4096);
@@ -124,12 +124,12 @@ void rp_cli_offswitch_pi(bool project, const char *hook_file, rp_buf *off)
     }
     const char *want = base ? rp_arena_sprintf(&a, "%s/extensions/", base) : NULL;
     if (!project && dir && dir[0] && strncmp(hook_file, want, strlen(want)) != 0) {
-        rp_cli_offswitch_say(off,
-                             rp_arena_sprintf(&a,
-                                              "PI_CODING_AGENT_DIR is %s, so Pi started from "
-                                              "this environment loads its extensions from %s, "
-                                              "not %s: unset it, or copy the extension there",
-                                              dir, want, rp_cli_offswitch_shown(&a, hook_file)));
+        rp_install_offswitch_say(
+            off, rp_arena_sprintf(&a,
+                                  "PI_CODING_AGENT_DIR is %s, so Pi started from "
+                                  "this environment loads its extensions from %s, "
+                                  "not %s: unset it, or copy the extension there",
+                                  dir, want, rp_install_offswitch_shown(&a, hook_file)));
         rp_arena_free(&a);
         return;
     }
@@ -139,36 +139,38 @@ void rp_cli_offswitch_pi(bool project, const char *hook_file, rp_buf *off)
     }
     /* The settings' "extensions" overrides. */
     const char *settings = rp_arena_sprintf(&a, "%s/settings.json", base);
-    const rp_json *s = rp_cli_offswitch_read_json(&a, settings);
+    const rp_json *s = rp_install_offswitch_read_json(&a, settings);
     const char *rel = hook_file + strlen(base) + 1;
     const char *entry = pi_override_off(rp_json_get(s, "extensions"), hook_file, rel);
     if (entry)
-        rp_cli_offswitch_say(off, rp_arena_sprintf(&a,
-                                                   "\"%s\" in the \"extensions\" of %s switches "
-                                                   "rampart's extension off, so Pi does not load "
-                                                   "it: remove that entry (or enable rampart.ts in "
-                                                   "`pi config`)",
-                                                   entry, rp_cli_offswitch_shown(&a, settings)));
+        rp_install_offswitch_say(off,
+                                 rp_arena_sprintf(&a,
+                                                  "\"%s\" in the \"extensions\" of %s switches "
+                                                  "rampart's extension off, so Pi does not load "
+                                                  "it: remove that entry (or enable rampart.ts in "
+                                                  "`pi config`)",
+                                                  entry, rp_install_offswitch_shown(&a, settings)));
     /* The extensions directory itself: its own entry points, or an ignore file. */
     char buf[PATH_MAX];
     snprintf(buf, sizeof buf, "%s", hook_file);
     const char *ext_dir = rp_arena_strdup(&a, dirname(buf));
     const char *why = pi_entry_points(&a, ext_dir);
     if (why)
-        rp_cli_offswitch_say(off, rp_arena_sprintf(&a,
-                                                   "%s, so Pi loads only that from %s and not "
-                                                   "rampart.ts: move it into a subdirectory",
-                                                   rp_cli_offswitch_shown(&a, why),
-                                                   rp_cli_offswitch_shown(&a, ext_dir)));
+        rp_install_offswitch_say(off, rp_arena_sprintf(&a,
+                                                       "%s, so Pi loads only that from %s and not "
+                                                       "rampart.ts: move it into a subdirectory",
+                                                       rp_install_offswitch_shown(&a, why),
+                                                       rp_install_offswitch_shown(&a, ext_dir)));
     static const char *const ignores[] = {".gitignore", ".ignore", ".fdignore"};
     for (size_t i = 0; i < sizeof ignores / sizeof ignores[0]; i++) {
         const char *f = rp_arena_sprintf(&a, "%s/%s", ext_dir, ignores[i]);
         const char *line = pi_ignored(&a, f, strrchr(hook_file, '/') + 1);
         if (line)
-            rp_cli_offswitch_say(off, rp_arena_sprintf(&a,
-                                                       "\"%s\" in %s makes Pi skip rampart.ts: "
-                                                       "remove that line",
-                                                       line, rp_cli_offswitch_shown(&a, f)));
+            rp_install_offswitch_say(off,
+                                     rp_arena_sprintf(&a,
+                                                      "\"%s\" in %s makes Pi skip rampart.ts: "
+                                                      "remove that line",
+                                                      line, rp_install_offswitch_shown(&a, f)));
     }
     rp_arena_free(&a);
 }
@@ -226,18 +228,18 @@ static const char *oc_load_failure(rp_arena *a, const char *path, const char *ho
     return hit;
 }
 
-void rp_cli_offswitch_opencode(bool project, const char *hook_file, rp_buf *off)
+void rp_install_offswitch_opencode(bool project, const char *hook_file, rp_buf *off)
 {
     rp_arena a = {0};
     rp_arena_init(&a, 4096);
     if (oc_flag("OPENCODE_PURE"))
-        rp_cli_offswitch_say(off, "OPENCODE_PURE is set, so opencode started from this "
-                                  "environment loads no external plugin, rampart's included: "
-                                  "unset it");
+        rp_install_offswitch_say(off, "OPENCODE_PURE is set, so opencode started from this "
+                                      "environment loads no external plugin, rampart's included: "
+                                      "unset it");
     if (project && oc_flag("OPENCODE_DISABLE_PROJECT_CONFIG"))
-        rp_cli_offswitch_say(off, "OPENCODE_DISABLE_PROJECT_CONFIG is set, so opencode started "
-                                  "from this environment loads no plugin of the project's "
-                                  ".opencode/: unset it");
+        rp_install_offswitch_say(off, "OPENCODE_DISABLE_PROJECT_CONFIG is set, so opencode started "
+                                      "from this environment loads no plugin of the project's "
+                                      ".opencode/: unset it");
     /* A plugin that fails to load is only logged, and the session goes on unguarded. The
      * newest log tells about the last start; one older than the plugin file is about a file
      * that has since been replaced. */
@@ -252,11 +254,12 @@ void rp_cli_offswitch_opencode(bool project, const char *hook_file, rp_buf *off)
     if (log && stat(hook_file, &hook_st) == 0 && hook_st.st_mtime <= log_st.st_mtime)
         line = oc_load_failure(&a, log, hook_file);
     if (line)
-        rp_cli_offswitch_say(off, rp_arena_sprintf(&a,
-                                                   "opencode's newest log %s says rampart's plugin "
-                                                   "failed to load, so that session ran unguarded "
-                                                   "(%s): fix what the error says, run `rampart "
-                                                   "install opencode` again and restart opencode",
-                                                   rp_cli_offswitch_shown(&a, log), line));
+        rp_install_offswitch_say(off,
+                                 rp_arena_sprintf(&a,
+                                                  "opencode's newest log %s says rampart's plugin "
+                                                  "failed to load, so that session ran unguarded "
+                                                  "(%s): fix what the error says, run `rampart "
+                                                  "install opencode` again and restart opencode",
+                                                  rp_install_offswitch_shown(&a, log), line));
     rp_arena_free(&a);
 }

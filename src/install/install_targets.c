@@ -8,7 +8,7 @@
 #include "core/json.h"
 
 /* Claude Code: "*" matches every tool; events without a tool take no matcher. */
-static const rp_splice_event claude_events[] = {
+static const rp_install_splice_event claude_events[] = {
     {"PreToolUse", "*"},
     {"PostToolUse", "*"},
     {"PostToolUseFailure", "*"},
@@ -21,12 +21,12 @@ static const rp_splice_event claude_events[] = {
 
 /* Codex validates the matcher as a regex and skips a hook whose matcher does not compile, so
  * the match-everything matcher is ".*", not Claude's "*". */
-static const rp_splice_event codex_events[] = {
+static const rp_install_splice_event codex_events[] = {
     {"SessionStart", NULL}, {"UserPromptSubmit", NULL}, {"PreToolUse", ".*"}, {"PostToolUse", ".*"},
     {"Stop", NULL},         {"SubagentStop", NULL},
 };
 
-static const rp_splice_event cursor_events[] = {
+static const rp_install_splice_event cursor_events[] = {
     {"beforeShellExecution", NULL}, {"beforeMCPExecution", NULL},
     {"beforeReadFile", NULL},       {"preToolUse", NULL},
     {"postToolUse", NULL},          {"afterShellExecution", NULL},
@@ -36,7 +36,7 @@ static const rp_splice_event cursor_events[] = {
 
 /* Gemini: the matcher is a regex for tool events and an exact string for lifecycle events,
  * where leaving it out matches all. */
-static const rp_splice_event gemini_events[] = {
+static const rp_install_splice_event gemini_events[] = {
     {"BeforeTool", ".*"},  {"AfterTool", ".*"},  {"BeforeAgent", NULL},  {"AfterAgent", NULL},
     {"BeforeModel", NULL}, {"AfterModel", NULL}, {"SessionStart", NULL}, {"SessionEnd", NULL},
 };
@@ -44,18 +44,18 @@ static const rp_splice_event gemini_events[] = {
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 
 static const rp_install_target targets[] = {
-    {"claude-code", ".claude/settings.json", ".claude/settings.json", RP_SPLICE_GROUPS,
+    {"claude-code", ".claude/settings.json", ".claude/settings.json", RP_INSTALL_SPLICE_GROUPS,
      claude_events, N(claude_events), 5, NULL, NULL},
-    {"codex", ".codex/hooks.json", ".codex/hooks.json", RP_SPLICE_GROUPS, codex_events,
+    {"codex", ".codex/hooks.json", ".codex/hooks.json", RP_INSTALL_SPLICE_GROUPS, codex_events,
      N(codex_events), 5, NULL, NULL},
-    {"cursor", ".cursor/hooks.json", ".cursor/hooks.json", RP_SPLICE_FLAT, cursor_events,
+    {"cursor", ".cursor/hooks.json", ".cursor/hooks.json", RP_INSTALL_SPLICE_FLAT, cursor_events,
      N(cursor_events), 0, NULL, NULL},
-    {"gemini", ".gemini/settings.json", ".gemini/settings.json", RP_SPLICE_GROUPS, gemini_events,
-     N(gemini_events), 5000, NULL, NULL},
-    {"pi", ".pi/agent/extensions/rampart.ts", ".pi/extensions/rampart.ts", RP_SPLICE_GROUPS, NULL,
-     0, 0, rp_extension_pi, &rp_extension_pi_len},
+    {"gemini", ".gemini/settings.json", ".gemini/settings.json", RP_INSTALL_SPLICE_GROUPS,
+     gemini_events, N(gemini_events), 5000, NULL, NULL},
+    {"pi", ".pi/agent/extensions/rampart.ts", ".pi/extensions/rampart.ts", RP_INSTALL_SPLICE_GROUPS,
+     NULL, 0, 0, rp_extension_pi, &rp_extension_pi_len},
     {"opencode", ".config/opencode/plugin/rampart.ts", ".opencode/plugin/rampart.ts",
-     RP_SPLICE_GROUPS, NULL, 0, 0, rp_extension_opencode, &rp_extension_opencode_len},
+     RP_INSTALL_SPLICE_GROUPS, NULL, 0, 0, rp_extension_opencode, &rp_extension_opencode_len},
 };
 
 const rp_install_target *rp_install_targets(size_t *count)
@@ -86,9 +86,9 @@ void rp_install_path(const rp_install_target *t, bool project, const char *base,
     }
 }
 
-rp_splice_spec rp_install_spec(const rp_install_target *t, const char *command)
+rp_install_splice_spec rp_install_spec(const rp_install_target *t, const char *command)
 {
-    return (rp_splice_spec){
+    return (rp_install_splice_spec){
         .shape = t->shape,
         .events = t->events,
         .n_events = t->n_events,

@@ -29,8 +29,8 @@ typedef struct rp_install_target {
     const char *user_path;    /* relative to $HOME */
     const char *project_path; /* relative to the current directory */
     /* Settings hosts: */
-    rp_splice_shape shape;
-    const rp_splice_event *events;
+    rp_install_splice_shape shape;
+    const rp_install_splice_event *events;
     size_t n_events;
     int timeout; /* in the host's unit; 0 = no timeout key */
     /* Extension hosts (NULL for settings hosts): */
@@ -48,7 +48,7 @@ const rp_install_target *rp_install_target_find(const char *host); /* NULL if un
 void rp_install_path(const rp_install_target *t, bool project, const char *base, rp_buf *out);
 
 /* The splice spec of a settings host for handler `command`. */
-rp_splice_spec rp_install_spec(const rp_install_target *t, const char *command);
+rp_install_splice_spec rp_install_spec(const rp_install_target *t, const char *command);
 
 /* Appends s to out, quoted for sh when it holds anything outside [A-Za-z0-9_./-]. */
 void rp_install_sh_quote(rp_buf *out, const char *s);

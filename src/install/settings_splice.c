@@ -35,11 +35,11 @@ typedef struct scanner {
     node *nodes;
     int n, cap;
     int depth;
-    rp_splice_error *err;
+    rp_install_splice_error *err;
     bool failed;
 } scanner;
 
-static void set_error_at(rp_splice_error *err, const char *s, size_t pos, const char *msg)
+static void set_error_at(rp_install_splice_error *err, const char *s, size_t pos, const char *msg)
 {
     int line = 1, col = 1;
     for (size_t i = 0; i < pos; i++) {
@@ -250,7 +250,7 @@ static void scanner_free(scanner *sc)
 
 /* Scans the whole text; returns the root object's node id, -1 for an empty (whitespace-only)
  * text, -2 on error. A UTF-8 byte order mark is skipped (and kept, as every byte is). */
-static int scan_document(scanner *sc, const char *text, size_t len, rp_splice_error *err)
+static int scan_document(scanner *sc, const char *text, size_t len, rp_install_splice_error *err)
 {
     memset(sc, 0, sizeof *sc);
     sc->s = text;
@@ -604,7 +604,7 @@ static void remove_elements(scanner *sc, int cont, const bool *gone, edits *e)
 
 /* ---- handlers ---- */
 
-const char *const *rp_splice_command_words(rp_arena *a, const char *command, size_t *n)
+const char *const *rp_install_splice_command_words(rp_arena *a, const char *command, size_t *n)
 {
     *n = 0;
     struct rp_sh_parse parse;
@@ -621,14 +621,14 @@ const char *const *rp_splice_command_words(rp_arena *a, const char *command, siz
     return words;
 }
 
-bool rp_splice_is_our_command(const char *command, const char *host)
+bool rp_install_splice_is_our_command(const char *command, const char *host)
 {
     if (!command || !host) {
         return false;
     }
     rp_arena a = {0};
     size_t n;
-    const char *const *w = rp_splice_command_words(&a, command, &n);
+    const char *const *w = rp_install_splice_command_words(&a, command, &n);
     bool ours = false;
     if (n >= 3) {
         const char *slash = strrchr(w[0], '/');
@@ -652,18 +652,18 @@ static int handler_command(scanner *sc, int h)
 static bool is_ours(scanner *sc, int h, const char *host)
 {
     int c = handler_command(sc, h);
-    return c >= 0 && rp_splice_is_our_command(sc->nodes[c].str, host);
+    return c >= 0 && rp_install_splice_is_our_command(sc->nodes[c].str, host);
 }
 
 /* The handler arrays of an event array: for the groups shape each group's "hooks" array, for
  * the flat shape the event array itself. Calls fn per handler. */
 typedef void (*handler_fn)(scanner *sc, int handler, void *self);
 
-static int for_each_handler(scanner *sc, int ev_array, rp_splice_shape shape, handler_fn fn,
+static int for_each_handler(scanner *sc, int ev_array, rp_install_splice_shape shape, handler_fn fn,
                             void *self)
 {
     for (int g = sc->nodes[ev_array].first; g >= 0; g = sc->nodes[g].next) {
-        if (shape == RP_SPLICE_FLAT) {
+        if (shape == RP_INSTALL_SPLICE_FLAT) {
             fn(sc, g, self);
             continue;
         }
@@ -688,9 +688,9 @@ static void put_string(rp_buf *b, const char *s)
     rp_json_write_string(b, s, strlen(s));
 }
 
-static void render_handler(const rp_splice_spec *spec, rp_buf *b)
+static void render_handler(const rp_install_splice_spec *spec, rp_buf *b)
 {
-    if (spec->shape == RP_SPLICE_FLAT) {
+    if (spec->shape == RP_INSTALL_SPLICE_FLAT) {
         rp_buf_puts(b, "{\"command\":");
         put_string(b, spec->command);
         rp_buf_putc(b, '}');
@@ -705,9 +705,10 @@ static void render_handler(const rp_splice_spec *spec, rp_buf *b)
 }
 
 /* The item install adds to an event array: a matcher group, or the bare handler (flat). */
-static void render_item(const rp_splice_spec *spec, const rp_splice_event *ev, rp_buf *b)
+static void render_item(const rp_install_splice_spec *spec, const rp_install_splice_event *ev,
+                        rp_buf *b)
 {
-    if (spec->shape == RP_SPLICE_FLAT) {
+    if (spec->shape == RP_INSTALL_SPLICE_FLAT) {
         render_handler(spec, b);
         return;
     }
@@ -722,7 +723,8 @@ static void render_item(const rp_splice_spec *spec, const rp_splice_event *ev, r
     rp_buf_puts(b, "]}");
 }
 
-static void render_event_member(const rp_splice_spec *spec, const rp_splice_event *ev, rp_buf *b)
+static void render_event_member(const rp_install_splice_spec *spec,
+                                const rp_install_splice_event *ev, rp_buf *b)
 {
     put_string(b, ev->name);
     rp_buf_puts(b, ":[");
@@ -755,35 +757,38 @@ static void find_cb(scanner *sc, int h, void *self)
     }
 }
 
-static rp_splice_status type_error(scanner *sc, int id, const char *what, rp_splice_error *err)
+static rp_install_splice_status type_error(scanner *sc, int id, const char *what,
+                                           rp_install_splice_error *err)
 {
     set_error_at(err, sc->s, sc->nodes[id].start, what);
-    return RP_SPLICE_ERROR;
+    return RP_INSTALL_SPLICE_ERROR;
 }
 
 /* Checks "version" of a flat (Cursor) file: absent or 1. */
-static rp_splice_status check_version(scanner *sc, int root, rp_splice_error *err, int *version)
+static rp_install_splice_status check_version(scanner *sc, int root, rp_install_splice_error *err,
+                                              int *version)
 {
     *version = member(sc, root, "version");
     if (*version < 0) {
-        return RP_SPLICE_CHANGED;
+        return RP_INSTALL_SPLICE_CHANGED;
     }
     node *v = N(sc, *version);
     if (v->end - v->start != 1 || sc->s[v->start] != '1') {
         return type_error(sc, *version, "\"version\" must be 1", err);
     }
-    return RP_SPLICE_CHANGED;
+    return RP_INSTALL_SPLICE_CHANGED;
 }
 
-static rp_splice_status install_into(scanner *sc, int root, const rp_splice_spec *spec, edits *e,
-                                     rp_splice_error *err)
+static rp_install_splice_status install_into(scanner *sc, int root,
+                                             const rp_install_splice_spec *spec, edits *e,
+                                             rp_install_splice_error *err)
 {
     style st;
     detect_style(sc, root, &st);
     rp_buf tmp = {0};
     int version = -1;
-    if (spec->shape == RP_SPLICE_FLAT && check_version(sc, root, err, &version) < 0) {
-        return RP_SPLICE_ERROR;
+    if (spec->shape == RP_INSTALL_SPLICE_FLAT && check_version(sc, root, err, &version) < 0) {
+        return RP_INSTALL_SPLICE_ERROR;
     }
     int hooks = member(sc, root, "hooks");
     if (hooks < 0) {
@@ -791,7 +796,7 @@ static rp_splice_status install_into(scanner *sc, int root, const rp_splice_spec
         const char *elems[2];
         size_t n = 0;
         rp_buf ver = {0};
-        if (spec->shape == RP_SPLICE_FLAT && version < 0) {
+        if (spec->shape == RP_INSTALL_SPLICE_FLAT && version < 0) {
             rp_buf_puts(&ver, "\"version\":1");
             elems[n++] = ver.data;
         }
@@ -807,7 +812,7 @@ static rp_splice_status install_into(scanner *sc, int root, const rp_splice_spec
         append_elements(sc, root, &st, elems, n, e);
         rp_buf_free(&ver);
         rp_buf_free(&tmp);
-        return RP_SPLICE_CHANGED;
+        return RP_INSTALL_SPLICE_CHANGED;
     }
     if (sc->nodes[hooks].type != N_OBJECT) {
         return type_error(sc, hooks, "\"hooks\" is not an object", err);
@@ -815,9 +820,9 @@ static rp_splice_status install_into(scanner *sc, int root, const rp_splice_spec
     const char **new_members = calloc(spec->n_events + 1, sizeof *new_members);
     rp_buf *bufs = calloc(spec->n_events + 1, sizeof *bufs);
     size_t n_new = 0;
-    rp_splice_status status = RP_SPLICE_UNCHANGED;
+    rp_install_splice_status status = RP_INSTALL_SPLICE_UNCHANGED;
     for (size_t i = 0; i < spec->n_events; i++) {
-        const rp_splice_event *ev = &spec->events[i];
+        const rp_install_splice_event *ev = &spec->events[i];
         int arr = member(sc, hooks, ev->name);
         if (arr < 0) {
             render_event_member(spec, ev, &bufs[n_new]);
@@ -826,7 +831,7 @@ static rp_splice_status install_into(scanner *sc, int root, const rp_splice_spec
             continue;
         }
         if (sc->nodes[arr].type != N_ARRAY) {
-            status = RP_SPLICE_ERROR;
+            status = RP_INSTALL_SPLICE_ERROR;
             char msg[120];
             snprintf(msg, sizeof msg, "\"hooks\".\"%s\" is not an array", ev->name);
             type_error(sc, arr, msg, err);
@@ -845,18 +850,18 @@ static rp_splice_status install_into(scanner *sc, int root, const rp_splice_spec
                 put_string(&tmp, spec->command);
                 add_edit(e, c->start, c->end, tmp.data, tmp.len);
             }
-            status = RP_SPLICE_CHANGED;
+            status = RP_INSTALL_SPLICE_CHANGED;
             continue;
         }
         rp_buf_reset(&tmp);
         render_item(spec, ev, &tmp);
         const char *item = tmp.data;
         append_elements(sc, arr, &st, &item, 1, e);
-        status = RP_SPLICE_CHANGED;
+        status = RP_INSTALL_SPLICE_CHANGED;
     }
-    if (status != RP_SPLICE_ERROR && n_new > 0) {
+    if (status != RP_INSTALL_SPLICE_ERROR && n_new > 0) {
         append_elements(sc, hooks, &st, new_members, n_new, e);
-        status = RP_SPLICE_CHANGED;
+        status = RP_INSTALL_SPLICE_CHANGED;
     }
     for (size_t i = 0; i < n_new; i++) {
         rp_buf_free(&bufs[i]);
@@ -867,7 +872,7 @@ static rp_splice_status install_into(scanner *sc, int root, const rp_splice_spec
     return status;
 }
 
-static void new_file(const rp_splice_spec *spec, rp_buf *out)
+static void new_file(const rp_install_splice_spec *spec, rp_buf *out)
 {
     /* Installing into "{}" gives the file's text, laid out with the defaults, plus a final
      * newline. */
@@ -882,23 +887,24 @@ static void new_file(const rp_splice_spec *spec, rp_buf *out)
     scanner_free(&sc);
 }
 
-rp_splice_status rp_splice_install(const char *text, size_t len, const rp_splice_spec *spec,
-                                   rp_buf *out, rp_splice_error *err)
+rp_install_splice_status rp_install_splice_install(const char *text, size_t len,
+                                                   const rp_install_splice_spec *spec, rp_buf *out,
+                                                   rp_install_splice_error *err)
 {
     scanner sc;
     int root = scan_document(&sc, text, len, err);
     if (root == -2) {
         scanner_free(&sc);
-        return RP_SPLICE_ERROR;
+        return RP_INSTALL_SPLICE_ERROR;
     }
     if (root == -1) {
         scanner_free(&sc);
         new_file(spec, out);
-        return RP_SPLICE_CHANGED;
+        return RP_INSTALL_SPLICE_CHANGED;
     }
     edits e = {0};
-    rp_splice_status st = install_into(&sc, root, spec, &e, err);
-    if (st != RP_SPLICE_ERROR) {
+    rp_install_splice_status st = install_into(&sc, root, spec, &e, err);
+    if (st != RP_INSTALL_SPLICE_ERROR) {
         apply_edits(text, len, &e, out);
     }
     edits_free(&e);
@@ -909,12 +915,12 @@ rp_splice_status rp_splice_install(const char *text, size_t len, const rp_splice
 /* ---- uninstall ---- */
 
 /* Marks what goes in one event array; returns whether the array is left empty. */
-static bool plan_event(scanner *sc, int arr, const rp_splice_spec *spec, bool *gone, edits *e,
-                       int *removed)
+static bool plan_event(scanner *sc, int arr, const rp_install_splice_spec *spec, bool *gone,
+                       edits *e, int *removed)
 {
     bool any_item_gone = false, all_gone = sc->nodes[arr].first >= 0;
     for (int g = sc->nodes[arr].first; g >= 0; g = sc->nodes[g].next) {
-        if (spec->shape == RP_SPLICE_FLAT) {
+        if (spec->shape == RP_INSTALL_SPLICE_FLAT) {
             if (is_ours(sc, g, spec->host)) {
                 gone[g] = true;
                 any_item_gone = true;
@@ -955,12 +961,13 @@ static bool plan_event(scanner *sc, int arr, const rp_splice_spec *spec, bool *g
     return any_item_gone && all_gone;
 }
 
-static rp_splice_status uninstall_from(scanner *sc, int root, const rp_splice_spec *spec, edits *e,
-                                       rp_splice_error *err)
+static rp_install_splice_status uninstall_from(scanner *sc, int root,
+                                               const rp_install_splice_spec *spec, edits *e,
+                                               rp_install_splice_error *err)
 {
     int hooks = member(sc, root, "hooks");
     if (hooks < 0) {
-        return RP_SPLICE_UNCHANGED;
+        return RP_INSTALL_SPLICE_UNCHANGED;
     }
     if (sc->nodes[hooks].type != N_OBJECT) {
         return type_error(sc, hooks, "\"hooks\" is not an object", err);
@@ -994,15 +1001,16 @@ static rp_splice_status uninstall_from(scanner *sc, int root, const rp_splice_sp
     }
     if (removed == 0) {
         free(gone);
-        return RP_SPLICE_UNCHANGED;
+        return RP_INSTALL_SPLICE_UNCHANGED;
     }
     if (any_event_gone && all_events_gone) {
         gone[hooks] = true;
         /* Cursor: install adds "version" right before "hooks" when the file has none, so a
          * "version" just before a "hooks" that goes was ours too (when it was the user's,
-         * rp_splice_uninstall_exact restores it from the backup). */
+         * rp_install_splice_uninstall_exact restores it from the backup). */
         int version = member(sc, root, "version");
-        if (spec->shape == RP_SPLICE_FLAT && version >= 0 && sc->nodes[version].next == hooks) {
+        if (spec->shape == RP_INSTALL_SPLICE_FLAT && version >= 0 &&
+            sc->nodes[version].next == hooks) {
             gone[version] = true;
         }
         remove_elements(sc, root, gone, e);
@@ -1010,24 +1018,25 @@ static rp_splice_status uninstall_from(scanner *sc, int root, const rp_splice_sp
         remove_elements(sc, hooks, gone, e);
     }
     free(gone);
-    return RP_SPLICE_CHANGED;
+    return RP_INSTALL_SPLICE_CHANGED;
 }
 
-rp_splice_status rp_splice_uninstall(const char *text, size_t len, const rp_splice_spec *spec,
-                                     rp_buf *out, rp_splice_error *err)
+rp_install_splice_status rp_install_splice_uninstall(const char *text, size_t len,
+                                                     const rp_install_splice_spec *spec,
+                                                     rp_buf *out, rp_install_splice_error *err)
 {
     scanner sc;
     int root = scan_document(&sc, text, len, err);
     if (root == -2) {
         scanner_free(&sc);
-        return RP_SPLICE_ERROR;
+        return RP_INSTALL_SPLICE_ERROR;
     }
-    rp_splice_status st = RP_SPLICE_UNCHANGED;
+    rp_install_splice_status st = RP_INSTALL_SPLICE_UNCHANGED;
     edits e = {0};
     if (root >= 0) {
         st = uninstall_from(&sc, root, spec, &e, err);
     }
-    if (st != RP_SPLICE_ERROR) {
+    if (st != RP_INSTALL_SPLICE_ERROR) {
         apply_edits(text, len, &e, out);
     }
     edits_free(&e);
@@ -1035,26 +1044,29 @@ rp_splice_status rp_splice_uninstall(const char *text, size_t len, const rp_spli
     return st;
 }
 
-rp_splice_status rp_splice_uninstall_exact(const char *text, size_t len, const char *before,
-                                           size_t before_len, const rp_splice_spec *spec,
-                                           rp_buf *out, rp_splice_error *err)
+rp_install_splice_status rp_install_splice_uninstall_exact(const char *text, size_t len,
+                                                           const char *before, size_t before_len,
+                                                           const rp_install_splice_spec *spec,
+                                                           rp_buf *out,
+                                                           rp_install_splice_error *err)
 {
     if (before) {
         rp_buf again = {0};
-        rp_splice_error ignored;
-        rp_splice_status st = rp_splice_install(before, before_len, spec, &again, &ignored);
-        bool same =
-            st == RP_SPLICE_CHANGED && again.len == len && memcmp(again.data, text, len) == 0;
+        rp_install_splice_error ignored;
+        rp_install_splice_status st =
+            rp_install_splice_install(before, before_len, spec, &again, &ignored);
+        bool same = st == RP_INSTALL_SPLICE_CHANGED && again.len == len &&
+                    memcmp(again.data, text, len) == 0;
         rp_buf_free(&again);
         if (same) {
             rp_buf_append(out, before, before_len);
             if (!out->data) {
                 rp_buf_puts(out, "");
             }
-            return RP_SPLICE_CHANGED;
+            return RP_INSTALL_SPLICE_CHANGED;
         }
     }
-    return rp_splice_uninstall(text, len, spec, out, err);
+    return rp_install_splice_uninstall(text, len, spec, out, err);
 }
 
 /* ---- doctor ---- */
@@ -1078,9 +1090,9 @@ static void ours_cb(scanner *sc, int h, void *self)
     }
 }
 
-int rp_splice_find_ours(const char *text, size_t len, const rp_splice_spec *spec,
-                        void (*fn)(void *self, const char *command), void *self,
-                        rp_splice_error *err)
+int rp_install_splice_find_ours(const char *text, size_t len, const rp_install_splice_spec *spec,
+                                void (*fn)(void *self, const char *command), void *self,
+                                rp_install_splice_error *err)
 {
     scanner sc;
     int root = scan_document(&sc, text, len, err);

@@ -177,7 +177,7 @@ bool rp_glob_match(rp_arena *a, const char *pattern, const char *value, const rp
 
 /* ---- shell glob tokens ---- */
 
-bool rp_shell_glob_has_meta(const char *s)
+bool rp_glob_has_meta(const char *s)
 {
     /* Deliberately blind to quoting and escapes: a false "yes" only makes the caller also ask
      * what the token could expand to, which can only add matches. */
@@ -598,7 +598,7 @@ bool rp_glob_could_match(const char *pattern, const char *token, bool any_prefix
     return ok;
 }
 
-const char *rp_shell_glob_literal(rp_arena *a, const char *str)
+const char *rp_glob_literal(rp_arena *a, const char *str)
 {
     sim s = {.o = &no_opts, .t = str, .tn = strlen(str)};
     char *out = rp_arena_alloc(a, s.tn + 1);

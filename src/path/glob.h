@@ -38,11 +38,11 @@ bool rp_glob_match_expanded(const char *pattern, const char *value, const rp_glo
 /* ---- shell glob tokens (rampart is stricter than the reference, §4.8 / #822) ---- */
 
 /* Whether s holds a shell pathname-expansion character: '*', '?' or a '[' with a closing ']'. */
-bool rp_shell_glob_has_meta(const char *s);
+bool rp_glob_has_meta(const char *s);
 
 /* When the shell glob s can expand to exactly one name (its only metacharacters are
  * one-character classes such as "[p]" or "[.]"), that name (arena copy); else NULL. */
-const char *rp_shell_glob_literal(rp_arena *a, const char *s);
+const char *rp_glob_literal(rp_arena *a, const char *s);
 
 /* Whether some string the shell glob `token` can expand to is matched by `pattern` (already
  * home-expanded). The token side follows bash pathname expansion: `*`, `?` and `[…]` (with `!`

@@ -101,7 +101,7 @@ const char *rp_perm_strip_comment_lines(rp_arena *a, const char *text)
 
 /* ---- programs ---- */
 
-const char *pb_program_name(const rp_sh_command *c)
+const char *rp_perm_bash_program_name(const rp_sh_command *c)
 {
     if (c->n_words == 0 || !rp_sh_word_static(&c->words[0]))
         return NULL;
@@ -118,12 +118,13 @@ static bool name_is(const char *name, const char *const *list)
     return false;
 }
 
-bool pb_runs_in_shell(const rp_sh_command *c)
+bool rp_perm_bash_runs_in_shell(const rp_sh_command *c)
 {
     for (const rp_sh_command *w = c->wrapper; w != NULL; w = w->wrapper) {
         if (w->env != c->env)
             return true; /* a string a new shell runs: that shell is c's own */
-        if (!(pb_program_roles(pb_program_name(w)) & (PB_ROLE_TRANSPARENT | PB_ROLE_EVAL)))
+        if (!(rp_perm_bash_program_roles(rp_perm_bash_program_name(w)) &
+              (RP_PERM_BASH_ROLE_TRANSPARENT | RP_PERM_BASH_ROLE_EVAL)))
             return false;
     }
     return true;
@@ -131,7 +132,7 @@ bool pb_runs_in_shell(const rp_sh_command *c)
 
 /* ---- unit text ---- */
 
-static bool in_src(const pb_ctx *x, const char *p)
+static bool in_src(const rp_perm_bash_ctx *x, const char *p)
 {
     return p >= x->src && p <= x->src + x->src_len;
 }
@@ -167,8 +168,8 @@ static const char *redir_start(const char *lo, const char *t)
 
 /* [from, to) of the source with the redirections inside it cut out (and the blanks after
  * each), trimmed. */
-static const char *slice_without_redirects(pb_ctx *x, const rp_sh_command *c, const char *from,
-                                           const char *to, const char *same_as)
+static const char *slice_without_redirects(rp_perm_bash_ctx *x, const rp_sh_command *c,
+                                           const char *from, const char *to, const char *same_as)
 {
     char *out = NULL;
     size_t len = 0;
@@ -203,7 +204,7 @@ static const char *slice_without_redirects(pb_ctx *x, const rp_sh_command *c, co
     return out;
 }
 
-static bool in_system_bin(pb_ctx *x, const char *path, const char **base)
+static bool in_system_bin(rp_perm_bash_ctx *x, const char *path, const char **base)
 {
     static const char *const dirs[] = {
         "/bin", "/usr/bin", "/usr/local/bin", "/sbin", "/usr/sbin", "/usr/local/sbin", NULL};
@@ -221,7 +222,7 @@ static bool in_system_bin(pb_ctx *x, const char *path, const char **base)
 }
 
 /* The program and words after quote removal, single-spaced; a system-bin path is its name. */
-static const char *canonical_text(pb_ctx *x, const rp_sh_command *c)
+static const char *canonical_text(rp_perm_bash_ctx *x, const rp_sh_command *c)
 {
     const char *prog = c->words[0].text;
     size_t prog_len = c->words[0].len;
@@ -245,7 +246,7 @@ static const char *canonical_text(pb_ctx *x, const rp_sh_command *c)
     return out;
 }
 
-static const char *joined_assignments(pb_ctx *x, const rp_sh_command *c)
+static const char *joined_assignments(rp_perm_bash_ctx *x, const rp_sh_command *c)
 {
     size_t total = 0;
     for (size_t i = 0; i < c->n_assigns; i++)
@@ -263,7 +264,7 @@ static const char *joined_assignments(pb_ctx *x, const rp_sh_command *c)
 }
 
 /* Fills u's texts; false when c is no unit (the redirections after a compound command). */
-static bool unit_texts(pb_ctx *x, const rp_sh_command *c, rp_perm_unit *u)
+static bool unit_texts(rp_perm_bash_ctx *x, const rp_sh_command *c, rp_perm_unit *u)
 {
     if (c->n_words > 0) {
         const rp_sh_word *first = &c->words[0], *last = &c->words[c->n_words - 1];
@@ -313,112 +314,112 @@ static const struct program_role {
     const char *name;
     unsigned roles;
 } program_roles[] = {
-    {"((", PB_ROLE_OUTPUT_ONLY},
-    {":", PB_ROLE_OUTPUT_ONLY},
-    {"[", PB_ROLE_OUTPUT_ONLY},
-    {"[[", PB_ROLE_OUTPUT_ONLY},
-    {"ash", PB_ROLE_SHELL},
-    {"awk", PB_ROLE_PATTERN},
-    {"bash", PB_ROLE_SHELL},
-    {"builtin", PB_ROLE_TRANSPARENT},
-    {"cd", PB_ROLE_DIR},
-    {"chgrp", PB_ROLE_WRITER},
-    {"chmod", PB_ROLE_WRITER},
-    {"chown", PB_ROLE_WRITER},
-    {"chroot", PB_ROLE_INDIRECT},
-    {"chrt", PB_ROLE_INDIRECT},
-    {"command", PB_ROLE_TRANSPARENT},
-    {"cp", PB_ROLE_WRITER},
-    {"csh", PB_ROLE_SHELL},
-    {"dash", PB_ROLE_SHELL},
-    {"dd", PB_ROLE_DD},
-    {"declare", PB_ROLE_OUTPUT_ONLY | PB_ROLE_DECLARER},
-    {"doas", PB_ROLE_INDIRECT},
-    {"echo", PB_ROLE_OUTPUT_ONLY},
-    {"egrep", PB_ROLE_PATTERN},
-    {"env", PB_ROLE_INDIRECT},
-    {"eval", PB_ROLE_EVAL},
-    {"exit", PB_ROLE_OUTPUT_ONLY},
-    {"export", PB_ROLE_OUTPUT_ONLY | PB_ROLE_DECLARER},
-    {"false", PB_ROLE_OUTPUT_ONLY},
-    {"fd", PB_ROLE_FD},
-    {"fgrep", PB_ROLE_PATTERN},
-    {"find", PB_ROLE_FIND},
-    {"firejail", PB_ROLE_INDIRECT},
-    {"fish", PB_ROLE_SHELL},
-    {"flock", PB_ROLE_INDIRECT},
-    {"gawk", PB_ROLE_PATTERN},
-    {"grep", PB_ROLE_PATTERN},
-    {"gsed", PB_ROLE_PATTERN},
-    {"install", PB_ROLE_WRITER},
-    {"ionice", PB_ROLE_INDIRECT},
-    {"kill", PB_ROLE_OUTPUT_ONLY},
-    {"ksh", PB_ROLE_SHELL},
-    {"let", PB_ROLE_OUTPUT_ONLY},
-    {"lksh", PB_ROLE_SHELL},
-    {"ln", PB_ROLE_WRITER},
-    {"local", PB_ROLE_OUTPUT_ONLY | PB_ROLE_DECLARER},
-    {"ltrace", PB_ROLE_INDIRECT},
-    {"mawk", PB_ROLE_PATTERN},
-    {"mkdir", PB_ROLE_WRITER},
-    {"mkfifo", PB_ROLE_WRITER},
-    {"mknod", PB_ROLE_WRITER},
-    {"mksh", PB_ROLE_SHELL},
-    {"mv", PB_ROLE_WRITER},
-    {"nawk", PB_ROLE_PATTERN},
-    {"nice", PB_ROLE_INDIRECT},
-    {"nohup", PB_ROLE_INDIRECT},
-    {"nsenter", PB_ROLE_INDIRECT},
-    {"parallel", PB_ROLE_INDIRECT},
-    {"pdksh", PB_ROLE_SHELL},
-    {"pkexec", PB_ROLE_INDIRECT},
-    {"popd", PB_ROLE_DIR},
-    {"printf", PB_ROLE_OUTPUT_ONLY},
-    {"prlimit", PB_ROLE_INDIRECT},
-    {"pushd", PB_ROLE_DIR},
-    {"rbash", PB_ROLE_SHELL},
-    {"readonly", PB_ROLE_OUTPUT_ONLY | PB_ROLE_DECLARER},
-    {"return", PB_ROLE_OUTPUT_ONLY},
-    {"rg", PB_ROLE_PATTERN},
-    {"rm", PB_ROLE_WRITER},
-    {"rmdir", PB_ROLE_WRITER},
-    {"runuser", PB_ROLE_INDIRECT},
-    {"rush", PB_ROLE_INDIRECT},
-    {"rust-parallel", PB_ROLE_INDIRECT},
-    {"script", PB_ROLE_INDIRECT},
-    {"sd", PB_ROLE_PATTERN},
-    {"sed", PB_ROLE_PATTERN},
-    {"set", PB_ROLE_OUTPUT_ONLY},
-    {"setsid", PB_ROLE_INDIRECT},
-    {"sg", PB_ROLE_INDIRECT},
-    {"sh", PB_ROLE_SHELL},
-    {"shift", PB_ROLE_OUTPUT_ONLY},
-    {"shred", PB_ROLE_WRITER},
-    {"sleep", PB_ROLE_OUTPUT_ONLY},
-    {"ssh", PB_ROLE_INDIRECT},
-    {"stdbuf", PB_ROLE_INDIRECT},
-    {"strace", PB_ROLE_INDIRECT},
-    {"su", PB_ROLE_INDIRECT},
-    {"sudo", PB_ROLE_INDIRECT},
-    {"systemd-run", PB_ROLE_INDIRECT},
-    {"taskset", PB_ROLE_INDIRECT},
-    {"tcsh", PB_ROLE_SHELL},
-    {"tee", PB_ROLE_WRITER},
-    {"test", PB_ROLE_OUTPUT_ONLY},
-    {"time", PB_ROLE_INDIRECT},
-    {"timeout", PB_ROLE_INDIRECT},
-    {"touch", PB_ROLE_WRITER},
-    {"true", PB_ROLE_OUTPUT_ONLY},
-    {"truncate", PB_ROLE_WRITER},
-    {"typeset", PB_ROLE_OUTPUT_ONLY | PB_ROLE_DECLARER},
-    {"unbuffer", PB_ROLE_INDIRECT},
-    {"unlink", PB_ROLE_WRITER},
-    {"unset", PB_ROLE_OUTPUT_ONLY},
-    {"unshare", PB_ROLE_INDIRECT},
-    {"watch", PB_ROLE_INDIRECT},
-    {"xargs", PB_ROLE_INDIRECT},
-    {"yash", PB_ROLE_SHELL},
-    {"zsh", PB_ROLE_SHELL},
+    {"((", RP_PERM_BASH_ROLE_OUTPUT_ONLY},
+    {":", RP_PERM_BASH_ROLE_OUTPUT_ONLY},
+    {"[", RP_PERM_BASH_ROLE_OUTPUT_ONLY},
+    {"[[", RP_PERM_BASH_ROLE_OUTPUT_ONLY},
+    {"ash", RP_PERM_BASH_ROLE_SHELL},
+    {"awk", RP_PERM_BASH_ROLE_PATTERN},
+    {"bash", RP_PERM_BASH_ROLE_SHELL},
+    {"builtin", RP_PERM_BASH_ROLE_TRANSPARENT},
+    {"cd", RP_PERM_BASH_ROLE_DIR},
+    {"chgrp", RP_PERM_BASH_ROLE_WRITER},
+    {"chmod", RP_PERM_BASH_ROLE_WRITER},
+    {"chown", RP_PERM_BASH_ROLE_WRITER},
+    {"chroot", RP_PERM_BASH_ROLE_INDIRECT},
+    {"chrt", RP_PERM_BASH_ROLE_INDIRECT},
+    {"command", RP_PERM_BASH_ROLE_TRANSPARENT},
+    {"cp", RP_PERM_BASH_ROLE_WRITER},
+    {"csh", RP_PERM_BASH_ROLE_SHELL},
+    {"dash", RP_PERM_BASH_ROLE_SHELL},
+    {"dd", RP_PERM_BASH_ROLE_DD},
+    {"declare", RP_PERM_BASH_ROLE_OUTPUT_ONLY | RP_PERM_BASH_ROLE_DECLARER},
+    {"doas", RP_PERM_BASH_ROLE_INDIRECT},
+    {"echo", RP_PERM_BASH_ROLE_OUTPUT_ONLY},
+    {"egrep", RP_PERM_BASH_ROLE_PATTERN},
+    {"env", RP_PERM_BASH_ROLE_INDIRECT},
+    {"eval", RP_PERM_BASH_ROLE_EVAL},
+    {"exit", RP_PERM_BASH_ROLE_OUTPUT_ONLY},
+    {"export", RP_PERM_BASH_ROLE_OUTPUT_ONLY | RP_PERM_BASH_ROLE_DECLARER},
+    {"false", RP_PERM_BASH_ROLE_OUTPUT_ONLY},
+    {"fd", RP_PERM_BASH_ROLE_FD},
+    {"fgrep", RP_PERM_BASH_ROLE_PATTERN},
+    {"find", RP_PERM_BASH_ROLE_FIND},
+    {"firejail", RP_PERM_BASH_ROLE_INDIRECT},
+    {"fish", RP_PERM_BASH_ROLE_SHELL},
+    {"flock", RP_PERM_BASH_ROLE_INDIRECT},
+    {"gawk", RP_PERM_BASH_ROLE_PATTERN},
+    {"grep", RP_PERM_BASH_ROLE_PATTERN},
+    {"gsed", RP_PERM_BASH_ROLE_PATTERN},
+    {"install", RP_PERM_BASH_ROLE_WRITER},
+    {"ionice", RP_PERM_BASH_ROLE_INDIRECT},
+    {"kill", RP_PERM_BASH_ROLE_OUTPUT_ONLY},
+    {"ksh", RP_PERM_BASH_ROLE_SHELL},
+    {"let", RP_PERM_BASH_ROLE_OUTPUT_ONLY},
+    {"lksh", RP_PERM_BASH_ROLE_SHELL},
+    {"ln", RP_PERM_BASH_ROLE_WRITER},
+    {"local", RP_PERM_BASH_ROLE_OUTPUT_ONLY | RP_PERM_BASH_ROLE_DECLARER},
+    {"ltrace", RP_PERM_BASH_ROLE_INDIRECT},
+    {"mawk", RP_PERM_BASH_ROLE_PATTERN},
+    {"mkdir", RP_PERM_BASH_ROLE_WRITER},
+    {"mkfifo", RP_PERM_BASH_ROLE_WRITER},
+    {"mknod", RP_PERM_BASH_ROLE_WRITER},
+    {"mksh", RP_PERM_BASH_ROLE_SHELL},
+    {"mv", RP_PERM_BASH_ROLE_WRITER},
+    {"nawk", RP_PERM_BASH_ROLE_PATTERN},
+    {"nice", RP_PERM_BASH_ROLE_INDIRECT},
+    {"nohup", RP_PERM_BASH_ROLE_INDIRECT},
+    {"nsenter", RP_PERM_BASH_ROLE_INDIRECT},
+    {"parallel", RP_PERM_BASH_ROLE_INDIRECT},
+    {"pdksh", RP_PERM_BASH_ROLE_SHELL},
+    {"pkexec", RP_PERM_BASH_ROLE_INDIRECT},
+    {"popd", RP_PERM_BASH_ROLE_DIR},
+    {"printf", RP_PERM_BASH_ROLE_OUTPUT_ONLY},
+    {"prlimit", RP_PERM_BASH_ROLE_INDIRECT},
+    {"pushd", RP_PERM_BASH_ROLE_DIR},
+    {"rbash", RP_PERM_BASH_ROLE_SHELL},
+    {"readonly", RP_PERM_BASH_ROLE_OUTPUT_ONLY | RP_PERM_BASH_ROLE_DECLARER},
+    {"return", RP_PERM_BASH_ROLE_OUTPUT_ONLY},
+    {"rg", RP_PERM_BASH_ROLE_PATTERN},
+    {"rm", RP_PERM_BASH_ROLE_WRITER},
+    {"rmdir", RP_PERM_BASH_ROLE_WRITER},
+    {"runuser", RP_PERM_BASH_ROLE_INDIRECT},
+    {"rush", RP_PERM_BASH_ROLE_INDIRECT},
+    {"rust-parallel", RP_PERM_BASH_ROLE_INDIRECT},
+    {"script", RP_PERM_BASH_ROLE_INDIRECT},
+    {"sd", RP_PERM_BASH_ROLE_PATTERN},
+    {"sed", RP_PERM_BASH_ROLE_PATTERN},
+    {"set", RP_PERM_BASH_ROLE_OUTPUT_ONLY},
+    {"setsid", RP_PERM_BASH_ROLE_INDIRECT},
+    {"sg", RP_PERM_BASH_ROLE_INDIRECT},
+    {"sh", RP_PERM_BASH_ROLE_SHELL},
+    {"shift", RP_PERM_BASH_ROLE_OUTPUT_ONLY},
+    {"shred", RP_PERM_BASH_ROLE_WRITER},
+    {"sleep", RP_PERM_BASH_ROLE_OUTPUT_ONLY},
+    {"ssh", RP_PERM_BASH_ROLE_INDIRECT},
+    {"stdbuf", RP_PERM_BASH_ROLE_INDIRECT},
+    {"strace", RP_PERM_BASH_ROLE_INDIRECT},
+    {"su", RP_PERM_BASH_ROLE_INDIRECT},
+    {"sudo", RP_PERM_BASH_ROLE_INDIRECT},
+    {"systemd-run", RP_PERM_BASH_ROLE_INDIRECT},
+    {"taskset", RP_PERM_BASH_ROLE_INDIRECT},
+    {"tcsh", RP_PERM_BASH_ROLE_SHELL},
+    {"tee", RP_PERM_BASH_ROLE_WRITER},
+    {"test", RP_PERM_BASH_ROLE_OUTPUT_ONLY},
+    {"time", RP_PERM_BASH_ROLE_INDIRECT},
+    {"timeout", RP_PERM_BASH_ROLE_INDIRECT},
+    {"touch", RP_PERM_BASH_ROLE_WRITER},
+    {"true", RP_PERM_BASH_ROLE_OUTPUT_ONLY},
+    {"truncate", RP_PERM_BASH_ROLE_WRITER},
+    {"typeset", RP_PERM_BASH_ROLE_OUTPUT_ONLY | RP_PERM_BASH_ROLE_DECLARER},
+    {"unbuffer", RP_PERM_BASH_ROLE_INDIRECT},
+    {"unlink", RP_PERM_BASH_ROLE_WRITER},
+    {"unset", RP_PERM_BASH_ROLE_OUTPUT_ONLY},
+    {"unshare", RP_PERM_BASH_ROLE_INDIRECT},
+    {"watch", RP_PERM_BASH_ROLE_INDIRECT},
+    {"xargs", RP_PERM_BASH_ROLE_INDIRECT},
+    {"yash", RP_PERM_BASH_ROLE_SHELL},
+    {"zsh", RP_PERM_BASH_ROLE_SHELL},
 };
 
 static int compare_role(const void *key, const void *entry)
@@ -426,7 +427,7 @@ static int compare_role(const void *key, const void *entry)
     return strcmp(key, ((const struct program_role *)entry)->name);
 }
 
-unsigned pb_program_roles(const char *prog)
+unsigned rp_perm_bash_program_roles(const char *prog)
 {
     if (prog == NULL)
         return 0;
@@ -497,7 +498,7 @@ static bool sets_dangerous_variable(const rp_sh_command *c, unsigned roles)
     for (size_t i = 0; i < c->n_assigns; i++)
         if (dangerous_assignment(c->assigns[i].text))
             return true;
-    if (roles & PB_ROLE_DECLARER)
+    if (roles & RP_PERM_BASH_ROLE_DECLARER)
         for (size_t i = 1; i < c->n_words; i++)
             if (dangerous_assignment(c->words[i].text))
                 return true;
@@ -552,7 +553,7 @@ static bool has_word(const rp_sh_command *c, const char *const *list)
 
 /* The `time` keyword right before the command (the parser takes it as a pipeline prefix;
  * the reference floors it, as it sees a command named time). */
-static bool after_time_keyword(const pb_ctx *x, const rp_sh_command *c)
+static bool after_time_keyword(const rp_perm_bash_ctx *x, const rp_sh_command *c)
 {
     if (c->wrapper != NULL || (c->context & RP_SH_CTX_STRING) || c->offset > x->src_len)
         return false;
@@ -572,21 +573,21 @@ static bool after_time_keyword(const pb_ctx *x, const rp_sh_command *c)
     return false;
 }
 
-static rp_perm_floor floor_of(const pb_ctx *x, const rp_sh_command *c, bool unwrapped)
+static rp_perm_floor floor_of(const rp_perm_bash_ctx *x, const rp_sh_command *c, bool unwrapped)
 {
     static const char *const find_exec[] = {"-exec", "-execdir", "-ok", "-okdir", NULL};
     static const char *const fd_exec[] = {"-x", "--exec", "-X", "--exec-batch", NULL};
-    const char *prog = pb_program_name(c);
+    const char *prog = rp_perm_bash_program_name(c);
     if (c->n_words > 0 && prog == NULL)
         return RP_PERM_FLOOR_OPAQUE; /* the program itself is not known */
-    unsigned roles = pb_roles(x, c);
-    if (roles & PB_ROLE_EVAL)
+    unsigned roles = rp_perm_bash_roles(x, c);
+    if (roles & RP_PERM_BASH_ROLE_EVAL)
         return RP_PERM_FLOOR_OPAQUE;
-    if ((roles & PB_ROLE_SHELL) && shell_runs_string(c))
+    if ((roles & RP_PERM_BASH_ROLE_SHELL) && shell_runs_string(c))
         return RP_PERM_FLOOR_OPAQUE;
-    if (unwrapped || after_time_keyword(x, c) || (roles & PB_ROLE_INDIRECT) ||
-        ((roles & PB_ROLE_FIND) && has_word(c, find_exec)) ||
-        ((roles & PB_ROLE_FD) && has_word(c, fd_exec)))
+    if (unwrapped || after_time_keyword(x, c) || (roles & RP_PERM_BASH_ROLE_INDIRECT) ||
+        ((roles & RP_PERM_BASH_ROLE_FIND) && has_word(c, find_exec)) ||
+        ((roles & RP_PERM_BASH_ROLE_FD) && has_word(c, fd_exec)))
         return RP_PERM_FLOOR_INDIRECTION;
     if (sets_dangerous_variable(c, roles))
         return RP_PERM_FLOOR_ENVIRONMENT;
@@ -595,7 +596,7 @@ static rp_perm_floor floor_of(const pb_ctx *x, const rp_sh_command *c, bool unwr
 
 /* ---- the analysis ---- */
 
-static void build_units(pb_ctx *x, rp_perm_bash *out)
+static void build_units(rp_perm_bash_ctx *x, rp_perm_bash *out)
 {
     const struct rp_sh_parse *p = x->parse;
     if (p->n_commands == 0)
@@ -661,10 +662,11 @@ int rp_perm_bash_analyse_parsed(rp_arena *a, const rp_path_ctx *pc, const char *
 
     unsigned *roles = parse.n_commands ? rp_arena_alloc(a, parse.n_commands * sizeof *roles) : NULL;
     for (size_t i = 0; i < parse.n_commands; i++)
-        roles[i] = pb_program_roles(pb_program_name(&parse.commands[i]));
-    pb_ctx x = {.a = a, .pc = pc, .parse = &parse, .src = s, .src_len = n, .roles = roles};
+        roles[i] = rp_perm_bash_program_roles(rp_perm_bash_program_name(&parse.commands[i]));
+    rp_perm_bash_ctx x = {
+        .a = a, .pc = pc, .parse = &parse, .src = s, .src_len = n, .roles = roles};
     build_units(&x, out);
-    pb_paths(&x, workdir, out);
-    pb_uploads(&x, out);
+    rp_perm_bash_paths(&x, workdir, out);
+    rp_perm_bash_uploads(&x, out);
     return 0;
 }

@@ -148,7 +148,7 @@ typedef struct env_state {
 } env_state;
 
 typedef struct walk {
-    pb_ctx *x;
+    rp_perm_bash_ctx *x;
     const rp_path_ctx *pc;
     rp_path_flavor f;
     env_state *envs;
@@ -343,7 +343,8 @@ static void add_external(walk *w, const char *raw, const rp_path_values *v, unsi
 
 /* One value of a token against one base (NULL = unknown). force: a candidate even when it is
  * a bare word that does not exist (an operand a program creates). */
-static void project(walk *w, const pb_value *pv, unsigned kind, const char *base, bool force)
+static void project(walk *w, const rp_perm_bash_value *pv, unsigned kind, const char *base,
+                    bool force)
 {
     rp_arena *a = w->x->a;
     const rp_path_ctx *pc = w->pc;
@@ -352,7 +353,7 @@ static void project(walk *w, const pb_value *pv, unsigned kind, const char *base
     const char *text = pv->value, *raw = pv->display;
     bool glob = pv->glob;
     if (glob) {
-        const char *single = rp_shell_glob_literal(a, text);
+        const char *single = rp_glob_literal(a, text);
         if (single) {
             text = raw = single;
             glob = false;
@@ -444,7 +445,7 @@ typedef struct bases {
     size_t n;
 } bases;
 
-static void emit(walk *w, const rp_sh_word *word, pb_part part, const bases *bs,
+static void emit(walk *w, const rp_sh_word *word, rp_perm_bash_part part, const bases *bs,
                  const emit_opts *o);
 
 /* win32: the reference reads `dir\file` with its backslash (a Windows separator) where bash
@@ -464,17 +465,18 @@ static void emit_backslash_spelling(walk *w, const rp_sh_word *word, const bases
     alt.flags = 0;
     alt.raw = t;
     alt.raw_len = n;
-    emit(w, &alt, PB_WHOLE, bs, o);
+    emit(w, &alt, RP_PERM_BASH_WHOLE, bs, o);
 }
 
-static void emit(walk *w, const rp_sh_word *word, pb_part part, const bases *bs, const emit_opts *o)
+static void emit(walk *w, const rp_sh_word *word, rp_perm_bash_part part, const bases *bs,
+                 const emit_opts *o)
 {
-    if (w->f == RP_PATH_WIN32 && part == PB_WHOLE && rp_sh_word_static(word) &&
+    if (w->f == RP_PATH_WIN32 && part == RP_PERM_BASH_WHOLE && rp_sh_word_static(word) &&
         (word->flags & RP_SH_WORD_QUOTED) && memchr(word->raw, '\\', word->raw_len))
         emit_backslash_spelling(w, word, bs, o);
-    pb_value vals[PB_MAX_VALUES];
+    rp_perm_bash_value vals[RP_PERM_BASH_MAX_VALUES];
     for (size_t b = 0; b < bs->n; b++) {
-        size_t n = pb_word_values(w->x, word, part, bs->dir[b], false, vals);
+        size_t n = rp_perm_bash_word_values(w->x, word, part, bs->dir[b], false, vals);
         bool tracked = false;
         for (size_t i = 0; i < n; i++) {
             if (vals[i].unknown && o->output_only && !(o->kind & RP_PERM_TOK_REDIRECT))
@@ -485,7 +487,7 @@ static void emit(walk *w, const rp_sh_word *word, pb_part part, const bases *bs,
         if (!tracked || (o->output_only && !(o->kind & RP_PERM_TOK_REDIRECT)))
             continue;
         /* what the variables most likely hold, as certain values */
-        n = pb_word_values(w->x, word, part, bs->dir[b], true, vals);
+        n = rp_perm_bash_word_values(w->x, word, part, bs->dir[b], true, vals);
         for (size_t i = 0; i < n; i++)
             if (!vals[i].unknown)
                 project(w, &vals[i], o->kind, bs->dir[b], o->force);
@@ -538,13 +540,13 @@ static size_t glued_path(const rp_sh_word *word)
 /* An ordinary argument: the word, its --opt=VALUE value, its glued -XVALUE. */
 static void emit_arg(walk *w, const rp_sh_word *word, const bases *bs, const emit_opts *o)
 {
-    emit(w, word, PB_WHOLE, bs, o);
+    emit(w, word, RP_PERM_BASH_WHOLE, bs, o);
     if (option_with_value(word->text))
-        emit(w, word, PB_AFTER_EQ, bs, o);
+        emit(w, word, RP_PERM_BASH_AFTER_EQ, bs, o);
     size_t g = glued_path(word);
     if (g) {
         rp_sh_word t = tail_word(word, g);
-        emit(w, &t, PB_WHOLE, bs, o);
+        emit(w, &t, RP_PERM_BASH_WHOLE, bs, o);
     }
 }
 
@@ -675,14 +677,14 @@ static void emit_pattern_first(walk *w, const rp_sh_command *c, const pf_spec *s
                     script_given = true;
                 if (is_file) {
                     if (attached)
-                        emit(w, word, PB_AFTER_EQ, bs, o);
+                        emit(w, word, RP_PERM_BASH_AFTER_EQ, bs, o);
                     else if (i + 1 < c->n_words)
                         emit_arg(w, &c->words[++i], bs, o);
                 } else if (is_value) {
                     if (!attached)
                         i++;
                 } else if (attached) {
-                    emit(w, word, PB_AFTER_EQ, bs, o); /* an unknown --opt=VALUE (§4.7) */
+                    emit(w, word, RP_PERM_BASH_AFTER_EQ, bs, o); /* an unknown --opt=VALUE (§4.7) */
                 }
                 continue;
             }
@@ -699,7 +701,7 @@ static void emit_pattern_first(walk *w, const rp_sh_command *c, const pf_spec *s
                 if (t[j + 1] != '\0') {
                     if (file) {
                         rp_sh_word rest = tail_word(word, j + 1);
-                        emit(w, &rest, PB_WHOLE, bs, o);
+                        emit(w, &rest, RP_PERM_BASH_WHOLE, bs, o);
                     }
                 } else if (i + 1 < c->n_words) {
                     i++;
@@ -785,12 +787,12 @@ static const char *fold_real(walk *w, const rp_sh_command *c, const char *base)
     const rp_sh_word *t = &c->words[k];
     if (rp_sh_word_is(c, (size_t)k, "-"))
         return NULL; /* OLDPWD */
-    pb_value v[PB_MAX_VALUES];
-    size_t n = pb_word_values(w->x, t, PB_WHOLE, base, false, v);
+    rp_perm_bash_value v[RP_PERM_BASH_MAX_VALUES];
+    size_t n = rp_perm_bash_word_values(w->x, t, RP_PERM_BASH_WHOLE, base, false, v);
     if (n != 1 || v[0].unknown)
         return NULL;
     const char *text = v[0].value;
-    if (v[0].glob && (text = rp_shell_glob_literal(w->x->a, text)) == NULL)
+    if (v[0].glob && (text = rp_glob_literal(w->x->a, text)) == NULL)
         return NULL;
     if (text[0] == '\0')
         return base; /* `cd ""` changes nothing */
@@ -842,7 +844,7 @@ static void init_env(walk *w, int e, const rp_sh_command *c)
  * wrapper wr for its command c (whose words are a slice of wr's), NULL when none. */
 static bool wrapper_chdir(const rp_sh_command *wr, const rp_sh_command *c, rp_sh_word *out)
 {
-    const char *p = pb_program_name(wr);
+    const char *p = rp_perm_bash_program_name(wr);
     char letter = p == NULL ? 0 : strcmp(p, "env") == 0 ? 'C' : strcmp(p, "sudo") == 0 ? 'D' : 0;
     if (!letter || c->n_words == 0 || c->words < wr->words || c->words >= wr->words + wr->n_words)
         return false;
@@ -894,8 +896,9 @@ static void apply_wrapper_chdirs(walk *w, const rp_sh_command *c, bases *bs)
             n++;
     while (n-- > 0) {
         for (size_t b = 0; b < bs->n; b++) {
-            pb_value v[PB_MAX_VALUES];
-            size_t k = pb_word_values(w->x, &dirs[n], PB_WHOLE, bs->dir[b], false, v);
+            rp_perm_bash_value v[RP_PERM_BASH_MAX_VALUES];
+            size_t k =
+                rp_perm_bash_word_values(w->x, &dirs[n], RP_PERM_BASH_WHOLE, bs->dir[b], false, v);
             bs->dir[b] = (k == 1 && !v[0].unknown && !v[0].glob && v[0].value[0])
                              ? resolve_dir(w, bs->dir[b], v[0].value)
                              : NULL;
@@ -913,8 +916,8 @@ static void walk_command(walk *w, const rp_sh_command *c)
     if (c->wrapper && (c->context & RP_SH_CTX_WRAPPED))
         apply_wrapper_chdirs(w, c, &bs);
 
-    const char *prog = pb_program_name(c);
-    unsigned roles = pb_roles(w->x, c);
+    const char *prog = rp_perm_bash_program_name(c);
+    unsigned roles = rp_perm_bash_roles(w->x, c);
     for (size_t i = 0; i < c->n_redirs; i++) {
         const rp_sh_redir *r = &c->redirs[i];
         if (r->op == RP_SH_REDIR_HEREDOC || r->op == RP_SH_REDIR_HEREDOC_STRIP ||
@@ -924,13 +927,14 @@ static void walk_command(walk *w, const rp_sh_command *c)
             is_fd_target(&r->target))
             continue;
         emit_opts o = {.kind = RP_PERM_TOK_REDIRECT};
-        emit(w, &r->target, PB_WHOLE, &bs, &o);
+        emit(w, &r->target, RP_PERM_BASH_WHOLE, &bs, &o);
     }
     if (prog && c->n_words > 1) {
-        emit_opts o = {.output_only = (roles & PB_ROLE_OUTPUT_ONLY) != 0,
-                       .force = (roles & PB_ROLE_WRITER) != 0};
-        const pf_spec *sp = (roles & PB_ROLE_PATTERN) ? pattern_first(prog) : NULL;
-        bool cd = (roles & PB_ROLE_DIR) && (word_is_cd(c, "cd") || word_is_cd(c, "pushd"));
+        emit_opts o = {.output_only = (roles & RP_PERM_BASH_ROLE_OUTPUT_ONLY) != 0,
+                       .force = (roles & RP_PERM_BASH_ROLE_WRITER) != 0};
+        const pf_spec *sp = (roles & RP_PERM_BASH_ROLE_PATTERN) ? pattern_first(prog) : NULL;
+        bool cd =
+            (roles & RP_PERM_BASH_ROLE_DIR) && (word_is_cd(c, "cd") || word_is_cd(c, "pushd"));
         long target = cd ? cd_operand(c, word_is_cd(c, "pushd")) : -1;
         if (sp) {
             emit_pattern_first(w, c, sp, &bs, &o);
@@ -943,9 +947,9 @@ static void walk_command(walk *w, const rp_sh_command *c)
                 if (o.force && rp_sh_word_static(word) && word->text[0] == '-')
                     oi.force = false;
                 emit_arg(w, word, &bs, &oi);
-                if ((roles & PB_ROLE_DD) && rp_sh_word_static(word) &&
+                if ((roles & RP_PERM_BASH_ROLE_DD) && rp_sh_word_static(word) &&
                     (starts_with(word->text, "if=") || starts_with(word->text, "of=")))
-                    emit(w, word, PB_AFTER_EQ, &bs, &oi);
+                    emit(w, word, RP_PERM_BASH_AFTER_EQ, &bs, &oi);
             }
         }
     } else if (prog == NULL && c->n_words > 1) {
@@ -955,9 +959,9 @@ static void walk_command(walk *w, const rp_sh_command *c)
     }
 
     /* the cd fold, after the command's own tokens (its target is relative to the old base) */
-    bool dir_change = (roles & PB_ROLE_DIR) &&
+    bool dir_change = (roles & RP_PERM_BASH_ROLE_DIR) &&
                       (word_is_cd(c, "cd") || word_is_cd(c, "pushd") || word_is_cd(c, "popd"));
-    if (dir_change && pb_runs_in_shell(c)) {
+    if (dir_change && rp_perm_bash_runs_in_shell(c)) {
         const unsigned may_not_run =
             RP_SH_CTX_IF | RP_SH_CTX_LOOP | RP_SH_CTX_CASE | RP_SH_CTX_FUNCTION;
         const char *before = s->real;
@@ -970,7 +974,7 @@ static void walk_command(walk *w, const rp_sh_command *c)
     }
     if (s->ref_is_real)
         s->ref = s->real;
-    pb_track_assignments(w->x, c);
+    rp_perm_bash_track_assignments(w->x, c);
 }
 
 /* ---- workdir ---- */
@@ -1008,7 +1012,7 @@ static void start_dirs(walk *w, const char *workdir)
         add_external(w, workdir, &v, kind | RP_PERM_TOK_STRICT);
 }
 
-void pb_paths(pb_ctx *x, const char *workdir, rp_perm_bash *out)
+void rp_perm_bash_paths(rp_perm_bash_ctx *x, const char *workdir, rp_perm_bash *out)
 {
     walk w;
     memset(&w, 0, sizeof w);

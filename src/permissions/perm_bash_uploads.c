@@ -37,7 +37,7 @@ static const char *uploaded_file(const rp_sh_command *c, size_t *i, bool curl)
     return NULL;
 }
 
-void pb_uploads(pb_ctx *x, rp_perm_bash *b)
+void rp_perm_bash_uploads(rp_perm_bash_ctx *x, rp_perm_bash *b)
 {
     static const char *const clients[] = {"curl", "wget", "http", "https", "xh", NULL};
     for (size_t u = 0; u < b->n_units; u++) {

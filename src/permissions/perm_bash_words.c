@@ -5,7 +5,7 @@
  * which cannot tell `'$X'` (a literal) from `$X`; so a word with expansions is read again from
  * its source slice here. $HOME and ${HOME} become HOME, $PWD and ${PWD} the effective
  * directory (the reference's two), `~` and `~/…` HOME; brace expansion is done (up to
- * PB_MAX_VALUES words: `cat ~/.ssh/{id_rsa,config}` names two files). Everything else
+ * RP_PERM_BASH_MAX_VALUES words: `cat ~/.ssh/{id_rsa,config}` names two files). Everything else
  * ($X, ${X:-…}, $(…), `…`, $((…)), ~user) is unknown: the value keeps a mark of it, and the
  * gate treats the token as "could be anything there" (stricter than the reference, which
  * ignores such values, §4.13). A variable set earlier by a plain assignment is tracked, so the
@@ -132,11 +132,11 @@ static bool name_char(char c)
 /* ---- brace expansion (on the source, before anything else, as bash does) ---- */
 
 typedef struct alt_list {
-    const char *text[PB_MAX_VALUES];
-    size_t len[PB_MAX_VALUES];
+    const char *text[RP_PERM_BASH_MAX_VALUES];
+    size_t len[RP_PERM_BASH_MAX_VALUES];
     size_t n;
     bool overflow;
-    size_t work; /* bytes scanned and copied so far, against PB_BRACE_WORK_MAX */
+    size_t work; /* bytes scanned and copied so far, against RP_PERM_BASH_BRACE_WORK_MAX */
 } alt_list;
 
 /* Parses "A..B" or "A..B..STEP" of integers or single characters; fills lo, hi, step, width
@@ -243,7 +243,7 @@ static void expand_first_group(rp_arena *a, alt_list *out, const char *s, size_t
             continue;
         }
         /* a candidate group: its matching '}' and top-level commas */
-        size_t commas[PB_MAX_VALUES + 1];
+        size_t commas[RP_PERM_BASH_MAX_VALUES + 1];
         size_t n_commas = 0;
         int d = 1;
         size_t k = i + 1;
@@ -263,7 +263,7 @@ static void expand_first_group(rp_arena *a, alt_list *out, const char *s, size_t
                 else if (e == '}')
                     d--;
                 else if (e == ',' && d == 1) {
-                    if (n_commas == PB_MAX_VALUES) {
+                    if (n_commas == RP_PERM_BASH_MAX_VALUES) {
                         out->overflow = true;
                         return;
                     }
@@ -276,7 +276,7 @@ static void expand_first_group(rp_arena *a, alt_list *out, const char *s, size_t
         /* An unmatched '{' is rescanned from the next one: quadratic on "{a,{a,{a,...",
          * so the scanning (and the copies below) are bounded in all. */
         out->work += k - i;
-        if (out->work > PB_BRACE_WORK_MAX) {
+        if (out->work > RP_PERM_BASH_BRACE_WORK_MAX) {
             out->overflow = true;
             return;
         }
@@ -293,7 +293,7 @@ static void expand_first_group(rp_arena *a, alt_list *out, const char *s, size_t
                 size_t to = m < n_commas ? commas[m] : close;
                 size_t len = prefix_len + (to - from) + suffix_len;
                 out->work += len;
-                if (out->work > PB_BRACE_WORK_MAX) {
+                if (out->work > RP_PERM_BASH_BRACE_WORK_MAX) {
                     out->overflow = true;
                     return;
                 }
@@ -317,7 +317,7 @@ static void expand_first_group(rp_arena *a, alt_list *out, const char *s, size_t
         if (step < 0)
             step = -step;
         long count = (hi >= lo ? hi - lo : lo - hi) / step + 1;
-        if (count > PB_MAX_VALUES) {
+        if (count > RP_PERM_BASH_MAX_VALUES) {
             out->overflow = true;
             return;
         }
@@ -331,7 +331,7 @@ static void expand_first_group(rp_arena *a, alt_list *out, const char *s, size_t
                 item_len = snprintf(item, sizeof item, "%0*ld", width, v);
             size_t len = prefix_len + (size_t)item_len + suffix_len;
             out->work += len;
-            if (out->work > PB_BRACE_WORK_MAX) {
+            if (out->work > RP_PERM_BASH_BRACE_WORK_MAX) {
                 out->overflow = true;
                 return;
             }
@@ -344,7 +344,7 @@ static void expand_first_group(rp_arena *a, alt_list *out, const char *s, size_t
         }
         return;
     }
-    if (out->n == PB_MAX_VALUES) {
+    if (out->n == RP_PERM_BASH_MAX_VALUES) {
         out->overflow = true;
         return;
     }
@@ -367,11 +367,11 @@ static void add_alt(rp_arena *a, alt_list *out, const char *s, size_t n, int dep
 /* ---- reading one word ---- */
 
 typedef struct wx {
-    pb_ctx *x;
+    rp_perm_bash_ctx *x;
     const char *pwd;
     bool use_vars;
-    pb_part part;
-    bool seen_eq;   /* PB_AFTER_EQ: the '=' was passed */
+    rp_perm_bash_part part;
+    bool seen_eq;   /* RP_PERM_BASH_AFTER_EQ: the '=' was passed */
     bool glob_mode; /* escape quoted glob characters in the value */
     sbuf val, disp;
     bool unknown, leading_unknown, glob, tracked;
@@ -380,7 +380,7 @@ typedef struct wx {
 
 static bool collecting(wx *w)
 {
-    return w->part == PB_WHOLE || w->seen_eq;
+    return w->part == RP_PERM_BASH_WHOLE || w->seen_eq;
 }
 
 static void lit(wx *w, char c, bool quoted)
@@ -426,7 +426,7 @@ static void unknown(wx *w, const char *raw, size_t n, int kind)
     sb_put(&w->disp, raw, n);
 }
 
-static const pb_var *find_var(const pb_ctx *x, const char *name, size_t n)
+static const rp_perm_bash_var *find_var(const rp_perm_bash_ctx *x, const char *name, size_t n)
 {
     for (size_t i = x->n_vars; i-- > 0;)
         if (x->vars[i].name_len == n && memcmp(x->vars[i].name, name, n) == 0)
@@ -446,7 +446,7 @@ static void variable(wx *w, const char *name, size_t name_len, const char *raw, 
         lit_str(w, w->pwd, true);
         return;
     }
-    const pb_var *v = find_var(w->x, name, name_len);
+    const rp_perm_bash_var *v = find_var(w->x, name, name_len);
     if (v && v->value && collecting(w)) {
         w->tracked = true;
         if (w->use_vars) {
@@ -597,7 +597,7 @@ static size_t double_quoted(wx *w, const char *s, size_t n, size_t i)
 static void read_source(wx *w, const char *s, size_t n, bool tilde)
 {
     size_t i = 0;
-    if (tilde && n > 0 && s[0] == '~' && w->part == PB_WHOLE) {
+    if (tilde && n > 0 && s[0] == '~' && w->part == RP_PERM_BASH_WHOLE) {
         size_t end = 1;
         while (end < n && s[end] != '/' && (name_char(s[end]) || s[end] == '.' || s[end] == '-'))
             end++;
@@ -649,14 +649,14 @@ static void read_source(wx *w, const char *s, size_t n, bool tilde)
     }
 }
 
-size_t pb_word_values(pb_ctx *x, const rp_sh_word *w, pb_part part, const char *pwd, bool use_vars,
-                      pb_value *out)
+size_t rp_perm_bash_word_values(rp_perm_bash_ctx *x, const rp_sh_word *w, rp_perm_bash_part part,
+                                const char *pwd, bool use_vars, rp_perm_bash_value *out)
 {
     /* Static words (the common case): the parser's text is the value. */
     unsigned dyn = w->flags & (RP_SH_WORD_DYNAMIC | RP_SH_WORD_TILDE);
     if (dyn == 0 || (dyn == RP_SH_WORD_GLOB && !(w->flags & RP_SH_WORD_QUOTED))) {
         const char *t = w->text;
-        if (part == PB_AFTER_EQ) {
+        if (part == RP_PERM_BASH_AFTER_EQ) {
             const char *eq = strchr(t, '=');
             if (eq == NULL)
                 return 0;
@@ -664,7 +664,7 @@ size_t pb_word_values(pb_ctx *x, const rp_sh_word *w, pb_part part, const char *
         }
         memset(&out[0], 0, sizeof out[0]);
         out[0].value = out[0].display = t;
-        out[0].glob = dyn != 0 && rp_shell_glob_has_meta(t);
+        out[0].glob = dyn != 0 && rp_glob_has_meta(t);
         out[0].skip = t[0] == '\0';
         return 1;
     }
@@ -689,15 +689,15 @@ size_t pb_word_values(pb_ctx *x, const rp_sh_word *w, pb_part part, const char *
         st.glob_mode = (w->flags & RP_SH_WORD_GLOB) != 0;
         st.val.a = st.disp.a = x->a;
         read_source(&st, alts.text[k], alts.len[k], (w->flags & RP_SH_WORD_TILDE) != 0);
-        if (part == PB_AFTER_EQ && !st.seen_eq)
+        if (part == RP_PERM_BASH_AFTER_EQ && !st.seen_eq)
             continue;
-        pb_value *v = &out[n_out++];
+        rp_perm_bash_value *v = &out[n_out++];
         memset(v, 0, sizeof *v);
         v->value = sb_str(&st.val);
         v->display = sb_str(&st.disp);
         v->unknown = st.unknown || overflow;
         v->leading_unknown = st.leading_unknown;
-        v->glob = st.glob && rp_shell_glob_has_meta(v->value);
+        v->glob = st.glob && rp_glob_has_meta(v->value);
         v->tracked = st.tracked;
         v->skip = (st.n_other == 0); /* empty, or only process substitutions */
     }
@@ -706,7 +706,7 @@ size_t pb_word_values(pb_ctx *x, const rp_sh_word *w, pb_part part, const char *
 
 /* ---- tracked assignments ---- */
 
-static void record(pb_ctx *x, const rp_sh_word *w)
+static void record(rp_perm_bash_ctx *x, const rp_sh_word *w)
 {
     if (x->n_vars == MAX_VARS)
         return;
@@ -718,8 +718,8 @@ static void record(pb_ctx *x, const rp_sh_word *w)
         return;
     const char *value = NULL;
     if (t[n] == '=' && w->raw_len > n + 1 && w->raw[n + 1] != '(') {
-        pb_value v[PB_MAX_VALUES];
-        size_t k = pb_word_values(x, w, PB_AFTER_EQ, NULL, true, v);
+        rp_perm_bash_value v[RP_PERM_BASH_MAX_VALUES];
+        size_t k = rp_perm_bash_word_values(x, w, RP_PERM_BASH_AFTER_EQ, NULL, true, v);
         if (k == 1 && !v[0].unknown && !v[0].glob)
             value = v[0].value;
     } else if (t[n] == '=' && w->raw_len == n + 1) {
@@ -731,18 +731,18 @@ static void record(pb_ctx *x, const rp_sh_word *w)
             rp_arena_realloc(x->a, x->vars, x->cap_vars * sizeof *x->vars, cap * sizeof *x->vars);
         x->cap_vars = cap;
     }
-    x->vars[x->n_vars++] = (pb_var){t, n, value};
+    x->vars[x->n_vars++] = (rp_perm_bash_var){t, n, value};
 }
 
-void pb_track_assignments(pb_ctx *x, const rp_sh_command *c)
+void rp_perm_bash_track_assignments(rp_perm_bash_ctx *x, const rp_sh_command *c)
 {
     if (c->n_words == 0) {
-        if (c->n_assigns > 0 && pb_runs_in_shell(c))
+        if (c->n_assigns > 0 && rp_perm_bash_runs_in_shell(c))
             for (size_t i = 0; i < c->n_assigns; i++)
                 record(x, &c->assigns[i]);
         return;
     }
-    if (!(pb_roles(x, c) & PB_ROLE_DECLARER) || !pb_runs_in_shell(c))
+    if (!(rp_perm_bash_roles(x, c) & RP_PERM_BASH_ROLE_DECLARER) || !rp_perm_bash_runs_in_shell(c))
         return;
     for (size_t i = 1; i < c->n_words; i++)
         if (c->words[i].text[0] != '-')

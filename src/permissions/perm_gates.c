@@ -657,8 +657,8 @@ static const char *git_without_global_options(rp_arena *a, const rp_perm_unit *u
     if (u->command == NULL || strcmp(rp_perm_unit_program(a, u), "git") != 0)
         return NULL;
     const rp_sh_command *c = u->command;
-    rp_git_globals gl;
-    rp_git_read_globals(c, &gl);
+    rp_sh_git_globals gl;
+    rp_sh_git_read_globals(c, &gl);
     if (gl.subcommand <= 1)
         return NULL;
     *runs_code = gl.overflow;

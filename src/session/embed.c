@@ -13,7 +13,7 @@ struct rampart {
     rp_arena arena;  /* reused per event */
     /* Read once per handle: the policies' ledger needs, the price table (at first use). */
     rp_session_needs needs;
-    rp_pricing_once prices;
+    rp_cost_pricing_once prices;
 };
 
 static char *diagnostics_text(const rp_config *cfg)
@@ -103,7 +103,7 @@ void rampart_close(rampart *r)
         return;
     if (r->store)
         rp_store_close(r->store);
-    rp_pricing_once_free(&r->prices);
+    rp_cost_pricing_once_free(&r->prices);
     rp_config_free(r->config);
     rp_arena_free(&r->arena);
     free(r);

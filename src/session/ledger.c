@@ -35,10 +35,10 @@ void rp_session_needs_of(const rp_config *cfg, rp_session_needs *n)
             n->usage = n->subtree = true;
         } else if (strcmp(name, "user_period_cost_budget") == 0) {
             const rp_json *p = rp_json_get(slot->params, "period");
-            rp_period kind;
+            rp_cost_period kind;
             /* The config check allows one such policy; its period is the window to sum. */
             if (!n->period && p && p->type == RP_JSON_STRING &&
-                rp_period_parse(p->v.s, &kind) == 0) {
+                rp_cost_period_parse(p->v.s, &kind) == 0) {
                 n->usage = n->period = true;
                 n->period_kind = kind;
             }
@@ -113,7 +113,7 @@ static void sink(void *self, const char *param, const char *message)
 
 /* The config's engine with a subagent_cost_budget instance for `budget` appended. */
 static int add_budget_slot(const rp_config *cfg, const rp_json *budget, const char *source,
-                           rp_arena *a, rp_cost_ctx *cc, char *err, size_t err_size)
+                           rp_arena *a, rp_session_ledger_ctx *cc, char *err, size_t err_size)
 {
     const rp_policy_type *t = rp_config_policy_type("subagent_cost_budget");
     if (t == NULL)
@@ -179,7 +179,7 @@ static rp_json *clamp_to_default(const rp_json *budget, double def_max, rp_arena
 /* The budget a sub-agent session runs under: the one its dispatch attached, else the config's
  * subagents.default_cost_budget (a max in USD). */
 static int session_budget(const rp_config *cfg, const rp_session_opts *opts, const char *sid,
-                          rp_cost_ctx *cc, rp_arena *a, char *err, size_t err_size)
+                          rp_session_ledger_ctx *cc, rp_arena *a, char *err, size_t err_size)
 {
     if (cc->link.parent_session_id == NULL)
         return 0;
@@ -213,7 +213,7 @@ static int session_budget(const rp_config *cfg, const rp_session_opts *opts, con
 
 /* Copies the tree-wide approval keys from the root session's state into this one's. */
 static int seed_from_root(const rp_session_opts *opts, const char *sid, rp_json *state,
-                          rp_cost_ctx *cc, rp_arena *a, char *err, size_t err_size)
+                          rp_session_ledger_ctx *cc, rp_arena *a, char *err, size_t err_size)
 {
     const char *root = cc->link.root_session_id;
     if (root == NULL || strcmp(root, sid) == 0)
@@ -240,15 +240,15 @@ static int record_llm_usage(const rp_config *cfg, const rp_session_opts *opts, c
                             const rp_event *ev, const char *owner, rp_eval_ctx *ctx, char *err,
                             size_t err_size)
 {
-    const rp_pricing *pricing = opts->pricing
-                                    ? rp_pricing_once_get(opts->pricing, err, err_size)
-                                    : rp_pricing_build(ctx->arena, cfg->pricing, err, err_size);
+    const rp_cost_pricing *pricing =
+        opts->pricing ? rp_cost_pricing_once_get(opts->pricing, err, err_size)
+                      : rp_cost_pricing_build(ctx->arena, cfg->pricing, err, err_size);
     if (pricing == NULL)
         return -1;
     rp_usage_record rec;
     char why[256];
-    int rc = rp_usage_from_llm_response(ev->data, ev->model, pricing, ctx->now_us, &rec, why,
-                                        sizeof why);
+    int rc = rp_cost_usage_from_llm_response(ev->data, ev->model, pricing, ctx->now_us, &rec, why,
+                                             sizeof why);
     if (rc < 0) {
         snprintf(err, err_size, "llm_response data.usage: %s", why);
         return -2;
@@ -264,14 +264,14 @@ static int record_llm_usage(const rp_config *cfg, const rp_session_opts *opts, c
     return 0;
 }
 
-int rp_cost_prepare(const rp_config *cfg, const rp_session_opts *opts, const char *sid,
-                    rp_json *root, rp_event *ev, rp_json *state, rp_eval_ctx *ctx, rp_cost_ctx *cc,
-                    char *err, size_t err_size)
+int rp_session_ledger_prepare(const rp_config *cfg, const rp_session_opts *opts, const char *sid,
+                              rp_json *root, rp_event *ev, rp_json *state, rp_eval_ctx *ctx,
+                              rp_session_ledger_ctx *cc, char *err, size_t err_size)
 {
     rp_arena *a = ctx->arena;
     memset(cc, 0, sizeof *cc);
     cc->engine = &cfg->engine;
-    rp_utc_day(ctx->now_us, cc->today);
+    rp_cost_utc_day(ctx->now_us, cc->today);
 
     rp_session_needs n;
     if (opts->needs != NULL)
@@ -290,8 +290,8 @@ int rp_cost_prepare(const rp_config *cfg, const rp_session_opts *opts, const cha
 
     if (dispatch_budget != NULL) {
         char why[256] = "";
-        if (rp_subagent_budget_check(dispatch_budget, a, &cc->dispatch_budget, why, sizeof why) !=
-            0) {
+        if (rp_cost_subagent_budget_check(dispatch_budget, a, &cc->dispatch_budget, why,
+                                          sizeof why) != 0) {
             cc->deny_reason =
                 rp_arena_sprintf(a, "%s: invalid cost_budget: %s", ev->tool_name, why);
             return 0;
@@ -334,11 +334,11 @@ int rp_cost_prepare(const rp_config *cfg, const rp_session_opts *opts, const cha
     rp_usage_totals t;
     if (rp_store_usage_tree(opts->store, cc->link.root_session_id, &t) != 0)
         return store_fail(opts, err, err_size);
-    rp_json_object_set(a, context, "usage", rp_usage_totals_to_json(a, &t));
+    rp_json_object_set(a, context, "usage", rp_cost_usage_totals_to_json(a, &t));
     if (n.subtree) {
         if (rp_store_usage_subtree(opts->store, sid, &t) != 0)
             return store_fail(opts, err, err_size);
-        rp_json_object_set(a, context, "subtree_usage", rp_usage_totals_to_json(a, &t));
+        rp_json_object_set(a, context, "subtree_usage", rp_cost_usage_totals_to_json(a, &t));
     }
     if (n.daily) {
         rp_json block;
@@ -347,16 +347,16 @@ int rp_cost_prepare(const rp_config *cfg, const rp_session_opts *opts, const cha
         rp_json_object_set(a, context, "user_daily_cost", block);
     }
     if (n.period) {
-        char last[RP_DAY_KEY_SIZE];
+        char last[RP_COST_DAY_KEY_SIZE];
         cc->has_period = true;
         cc->period = n.period_kind;
-        rp_period_window(n.period_kind, ctx->now_us, cc->window_start, last);
+        rp_cost_period_window(n.period_kind, ctx->now_us, cc->window_start, last);
         rp_json block;
-        if (user_block(opts, cc->owner, rp_period_name(n.period_kind), cc->window_start, last, a,
-                       &block, err, err_size) != 0)
+        if (user_block(opts, cc->owner, rp_cost_period_name(n.period_kind), cc->window_start, last,
+                       a, &block, err, err_size) != 0)
             return -1;
         rp_json_object_set(a, &block, "period",
-                           rp_json_make_string_ref(rp_period_name(n.period_kind)));
+                           rp_json_make_string_ref(rp_cost_period_name(n.period_kind)));
         rp_json_object_set(a, &block, "window_start", rp_json_make_string(a, cc->window_start));
         rp_json_object_set(a, context, "user_period_cost", block);
     }
@@ -375,9 +375,9 @@ static int attach(const rp_session_opts *opts, const char *sid, const rp_json *b
 }
 
 /* Writes a tree-wide key into the root session's state when this sub-agent changed it. */
-static int route_to_root(const rp_session_opts *opts, const rp_cost_ctx *cc, const char *key,
-                         const rp_json *value, const rp_json *seeded, rp_arena *a, char *err,
-                         size_t err_size)
+static int route_to_root(const rp_session_opts *opts, const rp_session_ledger_ctx *cc,
+                         const char *key, const rp_json *value, const rp_json *seeded, rp_arena *a,
+                         char *err, size_t err_size)
 {
     if (value == NULL || (seeded != NULL && rp_json_equal(value, seeded, false)))
         return 0;
@@ -390,9 +390,9 @@ static int route_to_root(const rp_session_opts *opts, const rp_cost_ctx *cc, con
     return 0;
 }
 
-static int route_user_key(const rp_session_opts *opts, const rp_cost_ctx *cc, rp_json *state,
-                          const char *key, const char *period, const char *window, int64_t now_us,
-                          char *err, size_t err_size)
+static int route_user_key(const rp_session_opts *opts, const rp_session_ledger_ctx *cc,
+                          rp_json *state, const char *key, const char *period, const char *window,
+                          int64_t now_us, char *err, size_t err_size)
 {
     const rp_json *v = rp_json_get(state, key);
     if (v == NULL)
@@ -406,9 +406,9 @@ static int route_user_key(const rp_session_opts *opts, const rp_cost_ctx *cc, rp
     return 0;
 }
 
-int rp_cost_finish(const rp_config *cfg, const rp_session_opts *opts, const char *sid,
-                   const rp_event *ev, const rp_decision *d, rp_cost_ctx *cc,
-                   const rp_json **to_save, rp_eval_ctx *ctx, char *err, size_t err_size)
+int rp_session_ledger_finish(const rp_config *cfg, const rp_session_opts *opts, const char *sid,
+                             const rp_event *ev, const rp_decision *d, rp_session_ledger_ctx *cc,
+                             const rp_json **to_save, rp_eval_ctx *ctx, char *err, size_t err_size)
 {
     (void)cfg;
     rp_arena *a = ctx->arena;
@@ -428,7 +428,7 @@ int rp_cost_finish(const rp_config *cfg, const rp_session_opts *opts, const char
                             err_size);
         if (rc == 0)
             rc = route_user_key(opts, cc, copy, KEY_PERIOD_APPROVED,
-                                cc->has_period ? rp_period_name(cc->period) : NULL,
+                                cc->has_period ? rp_cost_period_name(cc->period) : NULL,
                                 cc->window_start, ctx->now_us, err, err_size);
         if (rc != 0)
             return rc;
@@ -445,20 +445,21 @@ int rp_cost_finish(const rp_config *cfg, const rp_session_opts *opts, const char
 
     /* A dispatch that goes ahead attaches its budget to the child it creates. An ASK parked
      * under the call's tool_use_id attaches only when its result shows it was approved
-     * (rp_cost_settle_approval); a declined one must leave nothing a later child could claim.
-     * An ASK that cannot be recognised later (no tool_use_id) attaches now: the child exists
+     * (rp_session_ledger_settle_approval); a declined one must leave nothing a later child could
+     * claim. An ASK that cannot be recognised later (no tool_use_id) attaches now: the child exists
      * only if someone approved, and a child without its budget would run unlimited. */
-    bool parked = d->result == RP_ASK && opts->on_ask == RP_ON_ASK_REPORT &&
+    bool parked = d->result == RP_ASK && opts->on_ask == RP_SESSION_ON_ASK_REPORT &&
                   ev->tool_use_id != NULL && ev->tool_use_id[0] != '\0';
     bool goes_ahead = d->result == RP_ALLOW ||
-                      (d->result == RP_ASK && opts->on_ask != RP_ON_ASK_DECLINE && !parked);
+                      (d->result == RP_ASK && opts->on_ask != RP_SESSION_ON_ASK_DECLINE && !parked);
     if (cc->has_dispatch_budget && goes_ahead &&
         attach(opts, sid, &cc->dispatch_budget, ctx->now_us, err, err_size) != 0)
         return -1;
     return 0;
 }
 
-void rp_cost_annotate_pending(const rp_cost_ctx *cc, rp_json *updates, rp_arena *a)
+void rp_session_ledger_annotate_pending(const rp_session_ledger_ctx *cc, rp_json *updates,
+                                        rp_arena *a)
 {
     if (!cc->linked || cc->owner == NULL || !rp_json_is_array(updates))
         return;
@@ -472,7 +473,7 @@ void rp_cost_annotate_pending(const rp_cost_ctx *cc, rp_json *updates, rp_arena 
             period = "day";
             window = cc->today;
         } else if (strcmp(key->v.s, KEY_PERIOD_APPROVED) == 0 && cc->has_period) {
-            period = rp_period_name(cc->period);
+            period = rp_cost_period_name(cc->period);
             window = cc->window_start;
         }
         if (period == NULL)
@@ -524,9 +525,10 @@ static void settle_key(rp_json *after, const rp_json *before, const rp_json *pen
     rp_json_object_set(a, after, key, rp_json_make_double(pv > bv ? pv : bv));
 }
 
-int rp_cost_settle_approval(const rp_session_opts *opts, const char *sid, const rp_json *pending,
-                            const rp_json *before, rp_json *after, const rp_event *call_ev,
-                            rp_eval_ctx *ctx, char *err, size_t err_size)
+int rp_session_ledger_settle_approval(const rp_session_opts *opts, const char *sid,
+                                      const rp_json *pending, const rp_json *before, rp_json *after,
+                                      const rp_event *call_ev, rp_eval_ctx *ctx, char *err,
+                                      size_t err_size)
 {
     rp_arena *a = ctx->arena;
     settle_key(after, before, pending, KEY_COST_APPROVED, false, a);
@@ -556,7 +558,7 @@ int rp_cost_settle_approval(const rp_session_opts *opts, const char *sid, const 
     if (budget != NULL && budget->type != RP_JSON_NULL) {
         rp_json normalized;
         char why[256];
-        if (rp_subagent_budget_check(budget, a, &normalized, why, sizeof why) == 0 &&
+        if (rp_cost_subagent_budget_check(budget, a, &normalized, why, sizeof why) == 0 &&
             attach(opts, sid, &normalized, ctx->now_us, err, err_size) != 0)
             return -1;
     }

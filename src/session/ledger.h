@@ -20,14 +20,14 @@
 #include "session/session.h"
 #include "store/store.h"
 
-typedef struct rp_cost_ctx {
-    bool linked;          /* the ledger was consulted for this event */
-    rp_session_link link; /* valid when linked */
-    const char *owner;    /* the spend owner, NULL when none */
-    char today[RP_DAY_KEY_SIZE];
+typedef struct rp_session_ledger_ctx {
+    bool linked;                /* the ledger was consulted for this event */
+    rp_store_session_link link; /* valid when linked */
+    const char *owner;          /* the spend owner, NULL when none */
+    char today[RP_COST_DAY_KEY_SIZE];
     bool has_period; /* a user_period_cost_budget is configured */
-    rp_period period;
-    char window_start[RP_DAY_KEY_SIZE];
+    rp_cost_period period;
+    char window_start[RP_COST_DAY_KEY_SIZE];
     /* The tree-wide approval keys as seeded from the root (NULL = absent there). */
     const rp_json *seeded_cost_approved;
     const rp_json *seeded_unpriced_approved;
@@ -42,26 +42,27 @@ typedef struct rp_cost_ctx {
     /* The appended sub-agent budget instance, destroyed after the event when its type needs. */
     const rp_policy_type *budget_type;
     void *budget_instance;
-} rp_cost_ctx;
+} rp_session_ledger_ctx;
 
 /* Runs before the engine. *root is the parsed event (its context may be rewritten), *ev is
  * re-derived from it, *state is the loaded snapshot (tree-wide keys may be seeded into it).
  * Returns 0; -1 with err set when the store failed (the caller fails closed); -2 with err set
  * when the event itself is malformed (an llm_response whose usage cannot be read). */
-int rp_cost_prepare(const rp_config *cfg, const rp_session_opts *opts, const char *sid,
-                    rp_json *root, rp_event *ev, rp_json *state, rp_eval_ctx *ctx, rp_cost_ctx *cc,
-                    char *err, size_t err_size);
+int rp_session_ledger_prepare(const rp_config *cfg, const rp_session_opts *opts, const char *sid,
+                              rp_json *root, rp_event *ev, rp_json *state, rp_eval_ctx *ctx,
+                              rp_session_ledger_ctx *cc, char *err, size_t err_size);
 
 /* Runs after the engine, before the state is saved. *to_save (may be NULL = unchanged) is
  * replaced by a copy without the routed keys when it has any. Returns 0 or -1 with err. */
-int rp_cost_finish(const rp_config *cfg, const rp_session_opts *opts, const char *sid,
-                   const rp_event *ev, const rp_decision *d, rp_cost_ctx *cc,
-                   const rp_json **to_save, rp_eval_ctx *ctx, char *err, size_t err_size);
+int rp_session_ledger_finish(const rp_config *cfg, const rp_session_opts *opts, const char *sid,
+                             const rp_event *ev, const rp_decision *d, rp_session_ledger_ctx *cc,
+                             const rp_json **to_save, rp_eval_ctx *ctx, char *err, size_t err_size);
 
 /* Adds the owner and window to parked per-user approval updates (the entries of `updates`, an
  * array of {key, action, value, policy}), so that an approval arriving later is recorded for the
  * user and window the person was asked about, not those of the moment it arrives. */
-void rp_cost_annotate_pending(const rp_cost_ctx *cc, rp_json *updates, rp_arena *a);
+void rp_session_ledger_annotate_pending(const rp_session_ledger_ctx *cc, rp_json *updates,
+                                        rp_arena *a);
 
 /* A parked ASK was approved (its call reported a result); `after` is the state the call's
  * re-evaluation would store. The approvals in it are settled from what was parked, not from the
@@ -70,8 +71,9 @@ void rp_cost_annotate_pending(const rp_cost_ctx *cc, rp_json *updates, rp_arena 
  * nothing was parked for them —, per-user ones are removed from `after` and recorded for the
  * parked owner and window. A dispatch among the approved calls attaches its cost_budget.
  * Returns 0 or -1 with err (store failure). */
-int rp_cost_settle_approval(const rp_session_opts *opts, const char *sid, const rp_json *pending,
-                            const rp_json *before, rp_json *after, const rp_event *call_ev,
-                            rp_eval_ctx *ctx, char *err, size_t err_size);
+int rp_session_ledger_settle_approval(const rp_session_opts *opts, const char *sid,
+                                      const rp_json *pending, const rp_json *before, rp_json *after,
+                                      const rp_event *call_ev, rp_eval_ctx *ctx, char *err,
+                                      size_t err_size);
 
 #endif

@@ -111,7 +111,7 @@ static rp_json updates_to_json(rp_arena *a, const rp_state_update *u, size_t n)
  * stored — a SET of a window computed at ASK time would wipe whatever happened since — but the
  * call (rebuilt from the result's request_data) is evaluated again on the current state and that
  * pass's updates apply, as the reference re-evaluates after an approval. */
-static int apply_approved_pending(const rp_config *cfg, rp_cost_ctx *cost,
+static int apply_approved_pending(const rp_config *cfg, rp_session_ledger_ctx *cost,
                                   const rp_session_opts *opts, const char *sid, const rp_event *ev,
                                   rp_eval_ctx *ctx, rp_json **state, char *err, size_t err_size)
 {
@@ -146,8 +146,8 @@ static int apply_approved_pending(const rp_config *cfg, rp_cost_ctx *cost,
     const rp_json *after = d.result == RP_ASK ? d.approved_state : d.new_state;
     rp_json *settled = rp_json_new(a, rp_json_clone(a, after ? after : *state));
     /* The cost approvals come from what the person was asked, not from this pass. */
-    if (rp_cost_settle_approval(opts, sid, pending, *state, settled, &call_ev, ctx, err,
-                                err_size) != 0)
+    if (rp_session_ledger_settle_approval(opts, sid, pending, *state, settled, &call_ev, ctx, err,
+                                          err_size) != 0)
         return -1;
     *state = settled;
     return 0;
@@ -181,7 +181,8 @@ static int resend_approves(const rp_session_opts *opts, const char *sid, const r
     *resent = false;
     *key = NULL;
     if (ev->type != RP_EV_REQUEST || !opts->prompt_resend_approves || d->result != RP_ASK ||
-        ev->tool_use_id == NULL || ev->tool_use_id[0] == '\0' || opts->on_ask != RP_ON_ASK_REPORT)
+        ev->tool_use_id == NULL || ev->tool_use_id[0] == '\0' ||
+        opts->on_ask != RP_SESSION_ON_ASK_REPORT)
         return 0;
     *key = rp_session_prompt_ask_key(ctx->arena, ev->tool_use_id, d->policies, d->n_policies);
     rp_json *pending = NULL;
@@ -276,14 +277,15 @@ static rp_session_status eval_stateful(const rp_config *cfg, const rp_session_op
     const char *sid = ev->session_id && ev->session_id[0] ? ev->session_id : default_session;
     rp_json *state = NULL;
     rp_decision d;
-    rp_cost_ctx cost;
+    rp_session_ledger_ctx cost;
     memset(&cost, 0, sizeof cost);
 
     if (rp_store_begin(store) != 0)
         goto store_failed;
     if (rp_store_load_state(store, sid, a, &state) != 0)
         goto store_failed_rollback;
-    int prep = rp_cost_prepare(cfg, opts, sid, root, ev, state, ctx, &cost, err, err_size);
+    int prep =
+        rp_session_ledger_prepare(cfg, opts, sid, root, ev, state, ctx, &cost, err, err_size);
     if (prep == -2) {
         rp_store_rollback(store);
         return RP_SESSION_BAD_EVENT;
@@ -305,7 +307,7 @@ static rp_session_status eval_stateful(const rp_config *cfg, const rp_session_op
     if (resent) {
         /* The evaluation is pure: run it again as approved. */
         resend_opts = *opts;
-        resend_opts.on_ask = RP_ON_ASK_APPROVE;
+        resend_opts.on_ask = RP_SESSION_ON_ASK_APPROVE;
         opts = &resend_opts;
         evaluate(cfg, cost.engine, opts, ev, state, ctx, &d);
     }
@@ -315,9 +317,9 @@ static rp_session_status eval_stateful(const rp_config *cfg, const rp_session_op
     const rp_json *to_save = d.new_state;
     if (d.result == RP_ASK) {
         to_save = NULL;
-        if (opts->on_ask == RP_ON_ASK_APPROVE) {
+        if (opts->on_ask == RP_SESSION_ON_ASK_APPROVE) {
             to_save = d.approved_state;
-        } else if (opts->on_ask == RP_ON_ASK_REPORT &&
+        } else if (opts->on_ask == RP_SESSION_ON_ASK_REPORT &&
                    ((ev->type == RP_EV_TOOL_CALL &&
                      (d.n_withheld > 0 || cost.has_dispatch_budget)) ||
                     prompt_key != NULL) &&
@@ -329,7 +331,7 @@ static rp_session_status eval_stateful(const rp_config *cfg, const rp_session_op
              * would ever claim the entry; a declined or unanswerable ASK leaves no trace, as in
              * the reference. */
             rp_json updates = updates_to_json(a, d.withheld, d.n_withheld);
-            rp_cost_annotate_pending(&cost, &updates, a);
+            rp_session_ledger_annotate_pending(&cost, &updates, a);
             rp_json askers = rp_json_make_array();
             for (size_t i = 0; i < d.n_policies; i++)
                 rp_json_array_push(a, &askers, rp_json_make_string_ref(d.policies[i]));
@@ -341,7 +343,7 @@ static rp_session_status eval_stateful(const rp_config *cfg, const rp_session_op
     /* A pending approval may have changed the state even when the engine changed nothing. */
     if (to_save == NULL && ev->type == RP_EV_TOOL_RESULT)
         to_save = state;
-    if (rp_cost_finish(cfg, opts, sid, ev, &d, &cost, &to_save, ctx, err, err_size) != 0)
+    if (rp_session_ledger_finish(cfg, opts, sid, ev, &d, &cost, &to_save, ctx, err, err_size) != 0)
         goto store_failed_rollback;
     if (to_save != NULL && rp_store_save_state(store, sid, to_save) != 0)
         goto store_failed_rollback;
@@ -556,8 +558,8 @@ int rp_session_approve(const rp_session_opts *opts, const char *session_id, cons
     rp_json_object_set(&a, &req, "type", rp_json_make_string_ref("request"));
     rp_event req_ev;
     rp_event_from_json(&req, &req_ev);
-    if (rp_cost_settle_approval(opts, session_id, pending, state, after, &req_ev, &ctx, err,
-                                err_size) != 0)
+    if (rp_session_ledger_settle_approval(opts, session_id, pending, state, after, &req_ev, &ctx,
+                                          err, err_size) != 0)
         goto fail_rollback;
     if (rp_store_save_state(store, session_id, after) != 0)
         goto fail_rollback;

@@ -12,11 +12,11 @@
 #include "engine/engine.h"
 #include "store/store.h"
 
-typedef enum rp_on_ask {
-    RP_ON_ASK_REPORT = 0, /* return ASK; withheld updates wait in the store */
-    RP_ON_ASK_APPROVE,    /* as if a person approved: apply withheld updates at once */
-    RP_ON_ASK_DECLINE     /* as if a person declined: nothing applied */
-} rp_on_ask;
+typedef enum rp_session_on_ask {
+    RP_SESSION_ON_ASK_REPORT = 0, /* return ASK; withheld updates wait in the store */
+    RP_SESSION_ON_ASK_APPROVE,    /* as if a person approved: apply withheld updates at once */
+    RP_SESSION_ON_ASK_DECLINE     /* as if a person declined: nothing applied */
+} rp_session_on_ask;
 
 /* What the audit row records: what the host was told and why. By default the decision itself,
  * with a redaction (an ALLOW whose content a policy rewrote) as REDACT, its reason the
@@ -40,7 +40,7 @@ typedef struct rp_session_needs {
     bool subtree; /* context.subtree_usage (subagent_cost_budget) */
     bool daily;   /* context.user_daily_cost (user_daily_cost_budget) */
     bool period;  /* context.user_period_cost (user_period_cost_budget) */
-    rp_period period_kind;
+    rp_cost_period period_kind;
     bool reads_spend; /* rp_session_reads_spend */
 } rp_session_needs;
 
@@ -48,7 +48,7 @@ void rp_session_needs_of(const rp_config *cfg, rp_session_needs *out);
 
 typedef struct rp_session_opts {
     rp_store *store; /* NULL = stateless: the event's own session_state is the snapshot */
-    rp_on_ask on_ask;
+    rp_session_on_ask on_ask;
     const rp_fs_view *fs; /* NULL = real filesystem */
     bool single_policy;   /* evaluate only the first slot and report ABSTAIN as such */
     bool audit;           /* write an audit row per decision (stateful only) */
@@ -66,7 +66,7 @@ typedef struct rp_session_opts {
     void *warn_self;
     /* The price table for usage an llm_response reports (over cfg->pricing), built on first
      * use and kept by the caller (cost/pricing.h). NULL = built per event when needed. */
-    struct rp_pricing_once *pricing;
+    struct rp_cost_pricing_once *pricing;
     /* rp_session_needs_of(cfg), read once by the caller. NULL = read per event. */
     const rp_session_needs *needs;
     /* The host can only block a prompt (Claude Code's UserPromptSubmit, ...): a prompt ASK is

@@ -8,7 +8,7 @@
 
 #include "core/utf8.h"
 
-size_t sh_ansi_c_decode(sh_state *st, const char *p, size_t n)
+size_t rp_sh_ansi_c_decode(rp_sh_state *st, const char *p, size_t n)
 {
     /* bash finds the closing quote first (a backslash hides the next byte) and decodes the
      * body after, so `\c` just before the quote is a literal "\c", not control-quote. */
@@ -24,7 +24,7 @@ size_t sh_ansi_c_decode(sh_state *st, const char *p, size_t n)
         char c = p[i];
         if (c != '\\' || i + 1 >= n) {
             if (!truncated)
-                sh_scratch_putc(st, c);
+                rp_sh_scratch_putc(st, c);
             i++;
             continue;
         }
@@ -85,7 +85,7 @@ size_t sh_ansi_c_decode(sh_state *st, const char *p, size_t n)
             }
             if (digits == 0) {
                 if (!truncated)
-                    sh_scratch_put(st, "\\x", 2);
+                    rp_sh_scratch_put(st, "\\x", 2);
                 continue;
             }
             value = v;
@@ -101,8 +101,8 @@ size_t sh_ansi_c_decode(sh_state *st, const char *p, size_t n)
             }
             if (digits == 0) {
                 if (!truncated) {
-                    sh_scratch_putc(st, '\\');
-                    sh_scratch_putc(st, e);
+                    rp_sh_scratch_putc(st, '\\');
+                    rp_sh_scratch_putc(st, e);
                 }
                 continue;
             }
@@ -110,14 +110,14 @@ size_t sh_ansi_c_decode(sh_state *st, const char *p, size_t n)
                 truncated = true;
             else if (!truncated) {
                 char u[RP_UTF8_MAX]; /* bash writes RFC 2279's five and six byte forms too */
-                sh_scratch_put(st, u, rp_utf8_encode(v > 0x7FFFFFFF ? 0xFFFD : (uint32_t)v, u));
+                rp_sh_scratch_put(st, u, rp_utf8_encode(v > 0x7FFFFFFF ? 0xFFFD : (uint32_t)v, u));
             }
             continue;
         }
         case 'c': {
             if (i >= n) {
                 if (!truncated)
-                    sh_scratch_put(st, "\\c", 2);
+                    rp_sh_scratch_put(st, "\\c", 2);
                 continue;
             }
             char x = p[i++];
@@ -128,15 +128,15 @@ size_t sh_ansi_c_decode(sh_state *st, const char *p, size_t n)
         }
         default:
             if (!truncated) {
-                sh_scratch_putc(st, '\\');
-                sh_scratch_putc(st, e);
+                rp_sh_scratch_putc(st, '\\');
+                rp_sh_scratch_putc(st, e);
             }
             continue;
         }
         if (value == 0)
             truncated = true;
         else if (!truncated)
-            sh_scratch_putc(st, (char)value);
+            rp_sh_scratch_putc(st, (char)value);
     }
     return close + 1;
 }

@@ -10,7 +10,7 @@ static bool starts_with(const char *s, const char *prefix)
     return strncmp(s, prefix, strlen(prefix)) == 0;
 }
 
-bool rp_dev_is_sink(const char *path)
+bool rp_sh_dev_is_sink(const char *path)
 {
     static const char *const exact[] = {
         "/dev/null",   "/dev/zero",    "/dev/stdout", "/dev/stderr",  "/dev/stdin", "/dev/full",
@@ -30,11 +30,11 @@ bool rp_dev_is_sink(const char *path)
     return false;
 }
 
-bool rp_dev_is_device(const char *path)
+bool rp_sh_dev_is_device(const char *path)
 {
     if (!starts_with(path, "/dev/") || path[5] == '\0')
         return false;
     if (strcmp(path, "/dev/shm") == 0 || starts_with(path, "/dev/shm/"))
         return false;
-    return !rp_dev_is_sink(path);
+    return !rp_sh_dev_is_sink(path);
 }

@@ -7,9 +7,9 @@
 
 /* A normalised absolute path that accepts writes without harm: /dev/null, /dev/zero,
  * /dev/stdout, /dev/stderr, /dev/stdin, /dev/tty (and tty*), /dev/fd/N, /dev/pts/N, … */
-bool rp_dev_is_sink(const char *path);
+bool rp_sh_dev_is_sink(const char *path);
 /* A normalised absolute path under /dev/ that is not a sink (a disk, a partition, memory):
  * writing it destroys data. /dev/shm/ holds ordinary files and is neither. */
-bool rp_dev_is_device(const char *path);
+bool rp_sh_dev_is_device(const char *path);
 
 #endif

@@ -28,9 +28,9 @@ static bool is_value_option(const char *t)
 }
 
 /* Records what a `-c` value (from_env false) or `--config-env` value configures. */
-static void note_config(rp_git_globals *g, const char *kv, bool from_env)
+static void note_config(rp_sh_git_globals *g, const char *kv, bool from_env)
 {
-    if (g->n_configs < RP_GIT_MAX_RECORDED) {
+    if (g->n_configs < RP_SH_GIT_MAX_RECORDED) {
         g->config_from_env[g->n_configs] = from_env;
         g->configs[g->n_configs++] = kv;
     } else
@@ -39,7 +39,7 @@ static void note_config(rp_git_globals *g, const char *kv, bool from_env)
         g->rewrites_urls = true;
     if (strncasecmp(kv, "alias.", 6) != 0)
         return;
-    if (g->n_aliases == RP_GIT_MAX_RECORDED) {
+    if (g->n_aliases == RP_SH_GIT_MAX_RECORDED) {
         g->overflow = true;
         return;
     }
@@ -52,7 +52,7 @@ static void note_config(rp_git_globals *g, const char *kv, bool from_env)
     g->n_aliases++;
 }
 
-void rp_git_read_globals(const rp_sh_command *c, rp_git_globals *g)
+void rp_sh_git_read_globals(const rp_sh_command *c, rp_sh_git_globals *g)
 {
     memset(g, 0, sizeof *g);
     size_t i = 1;
@@ -67,7 +67,7 @@ void rp_git_read_globals(const rp_sh_command *c, rp_git_globals *g)
                 if (strcmp(t, "-c") == 0 || strcmp(t, "--config-env") == 0)
                     note_config(g, value->text, t[1] == '-');
                 if (strcmp(t, "-C") == 0) {
-                    if (g->n_dirs < RP_GIT_MAX_RECORDED)
+                    if (g->n_dirs < RP_SH_GIT_MAX_RECORDED)
                         g->dirs[g->n_dirs++] = value;
                     else
                         g->overflow = true;
@@ -83,7 +83,7 @@ void rp_git_read_globals(const rp_sh_command *c, rp_git_globals *g)
     g->subcommand = i < c->n_words ? i : c->n_words;
 }
 
-int rp_git_alias_index(const rp_git_globals *g, const char *name)
+int rp_sh_git_alias_index(const rp_sh_git_globals *g, const char *name)
 {
     size_t len = strlen(name);
     /* The last one set wins, as with every config key: `-c alias.x=status -c alias.x=log x`

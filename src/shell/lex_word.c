@@ -10,7 +10,7 @@
 
 #include "shell/shell_internal.h"
 
-/* Byte classes: META ends a word; SPECIAL needs a look in sh_lex_word (quotes, expansions,
+/* Byte classes: META ends a word; SPECIAL needs a look in rp_sh_lex_word (quotes, expansions,
  * patterns, brace and tilde expansion, assignment syntax); anything else is copied as is. */
 enum { META = 1, SPECIAL = 2 };
 static const unsigned char byte_class[256] = {
@@ -21,65 +21,65 @@ static const unsigned char byte_class[256] = {
     ['.'] = SPECIAL,  ['}'] = SPECIAL,  ['~'] = SPECIAL, ['='] = SPECIAL, ['+'] = SPECIAL,
 };
 
-bool sh_is_meta(char c)
+bool rp_sh_is_meta(char c)
 {
     return byte_class[(unsigned char)c] == META;
 }
 
-bool sh_is_blank(char c)
+bool rp_sh_is_blank(char c)
 {
     return c == ' ' || c == '\t';
 }
 
-bool sh_is_name_start(char c)
+bool rp_sh_is_name_start(char c)
 {
     return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
 }
 
-bool sh_is_name_char(char c)
+bool rp_sh_is_name_char(char c)
 {
-    return sh_is_name_start(c) || (c >= '0' && c <= '9');
+    return rp_sh_is_name_start(c) || (c >= '0' && c <= '9');
 }
 
-static void lex_dollar(sh_src *s, const sh_frame *f, unsigned *flags, bool in_dq);
-static void lex_double_quote(sh_src *s, const sh_frame *f, unsigned *flags);
-static void lex_backtick(sh_src *s, const sh_frame *f, unsigned *flags, bool in_dq);
+static void lex_dollar(rp_sh_src *s, const rp_sh_frame *f, unsigned *flags, bool in_dq);
+static void lex_double_quote(rp_sh_src *s, const rp_sh_frame *f, unsigned *flags);
+static void lex_backtick(rp_sh_src *s, const rp_sh_frame *f, unsigned *flags, bool in_dq);
 
-static char peek_at(const sh_src *s, size_t pos)
+static char peek_at(const rp_sh_src *s, size_t pos)
 {
     return pos < s->end ? s->text[pos] : '\0';
 }
 
 /* Appends the source slice [from, s->pos) as written, replacing whatever the parts inside it
  * left on the scratch stack since mark. */
-static void keep_as_written(sh_src *s, size_t mark, size_t from)
+static void keep_as_written(rp_sh_src *s, size_t mark, size_t from)
 {
     s->st->n_scratch = mark;
-    sh_scratch_put(s->st, s->text + from, s->pos - from);
+    rp_sh_scratch_put(s->st, s->text + from, s->pos - from);
 }
 
 /* s->pos at the opening quote. */
-static void lex_single_quote(sh_src *s)
+static void lex_single_quote(rp_sh_src *s)
 {
     size_t open = s->pos;
     const char *close = memchr(s->text + open + 1, '\'', s->end - open - 1);
     if (close == NULL) {
-        sh_fail(s, open, "unterminated single quote");
+        rp_sh_fail(s, open, "unterminated single quote");
         return;
     }
     size_t close_pos = (size_t)(close - s->text);
-    sh_scratch_put(s->st, s->text + open + 1, close_pos - open - 1);
+    rp_sh_scratch_put(s->st, s->text + open + 1, close_pos - open - 1);
     s->pos = close_pos + 1;
 }
 
 /* s->pos at the `"`. */
-static void lex_double_quote(sh_src *s, const sh_frame *f, unsigned *flags)
+static void lex_double_quote(rp_sh_src *s, const rp_sh_frame *f, unsigned *flags)
 {
     size_t open = s->pos++;
-    sh_state *st = s->st;
+    rp_sh_state *st = s->st;
     while (!st->failed) {
         if (s->pos >= s->end) {
-            sh_fail(s, open, "unterminated double quote");
+            rp_sh_fail(s, open, "unterminated double quote");
             return;
         }
         char c = s->text[s->pos];
@@ -92,10 +92,10 @@ static void lex_double_quote(sh_src *s, const sh_frame *f, unsigned *flags)
             if (next == '\n') {
                 s->pos += 2;
             } else if (next == '$' || next == '`' || next == '"' || next == '\\') {
-                sh_scratch_putc(st, next);
+                rp_sh_scratch_putc(st, next);
                 s->pos += 2;
             } else {
-                sh_scratch_putc(st, '\\');
+                rp_sh_scratch_putc(st, '\\');
                 s->pos++;
             }
         } else if (c == '$') {
@@ -103,7 +103,7 @@ static void lex_double_quote(sh_src *s, const sh_frame *f, unsigned *flags)
         } else if (c == '`') {
             lex_backtick(s, f, flags, true);
         } else {
-            sh_scratch_putc(st, c);
+            rp_sh_scratch_putc(st, c);
             s->pos++;
         }
     }
@@ -111,9 +111,9 @@ static void lex_double_quote(sh_src *s, const sh_frame *f, unsigned *flags)
 
 /* s->pos at the opening backtick. Inside, a backslash before $ ` \ (and " within double quotes)
  * is removed before the body is parsed as a command list. */
-static void lex_backtick(sh_src *s, const sh_frame *f, unsigned *flags, bool in_dq)
+static void lex_backtick(rp_sh_src *s, const rp_sh_frame *f, unsigned *flags, bool in_dq)
 {
-    sh_state *st = s->st;
+    rp_sh_state *st = s->st;
     size_t open = s->pos;
     size_t i = open + 1;
     bool escapes = false;
@@ -128,39 +128,39 @@ static void lex_backtick(sh_src *s, const sh_frame *f, unsigned *flags, bool in_
         }
     }
     if (i >= s->end) {
-        sh_fail(s, open, "unterminated backtick substitution");
+        rp_sh_fail(s, open, "unterminated backtick substitution");
         return;
     }
     size_t close = i;
     size_t mark = st->n_scratch;
-    sh_frame inner = *f;
+    rp_sh_frame inner = *f;
     inner.ctx |= RP_SH_CTX_CMDSUB;
-    inner.env = sh_new_env(st, RP_SH_ENV_SUBST, f->env);
+    inner.env = rp_sh_new_env(st, RP_SH_ENV_SUBST, f->env);
     if (!escapes) {
-        sh_src sub;
-        sh_src_init(&sub, st, s->text, close, s->base, s->exact);
+        rp_sh_src sub;
+        rp_sh_src_init(&sub, st, s->text, close, s->base, s->exact);
         sub.pos = open + 1;
-        sh_parse_program(&sub, &inner);
+        rp_sh_parse_program(&sub, &inner);
     } else {
         for (size_t k = open + 1; k < close; k++) {
             char c = s->text[k];
             if (c == '\\' && k + 1 < close) {
                 char n = s->text[k + 1];
                 if (n == '$' || n == '`' || n == '\\' || (in_dq && n == '"')) {
-                    sh_scratch_putc(st, n);
+                    rp_sh_scratch_putc(st, n);
                     k++;
                     continue;
                 }
             }
-            sh_scratch_putc(st, c);
+            rp_sh_scratch_putc(st, c);
         }
         size_t body_len;
-        char *body = sh_scratch_finish(st, mark, &body_len);
-        sh_parse_string(st, body, body_len, sh_offset(s, open), false, &inner);
+        char *body = rp_sh_scratch_finish(st, mark, &body_len);
+        rp_sh_parse_string(st, body, body_len, rp_sh_offset(s, open), false, &inner);
     }
     if (st->failed) {
         /* bash parses a backtick body only when it runs it; say so, since `bash -n` accepts */
-        st->error = SH_ERROR_IN_BACKTICKS;
+        st->error = RP_SH_ERROR_IN_BACKTICKS;
         s->pos = s->end;
         return;
     }
@@ -169,7 +169,7 @@ static void lex_backtick(sh_src *s, const sh_frame *f, unsigned *flags, bool in_
     keep_as_written(s, mark, open);
 }
 
-int sh_arithmetic_kind(const sh_src *s, size_t from)
+int rp_sh_arithmetic_kind(const rp_sh_src *s, size_t from)
 {
     int depth = 0;
     for (size_t i = from; i < s->end; i++) {
@@ -196,23 +196,23 @@ int sh_arithmetic_kind(const sh_src *s, size_t from)
     return -1;
 }
 
-bool sh_is_arithmetic(const sh_src *s, size_t from)
+bool rp_sh_is_arithmetic(const rp_sh_src *s, size_t from)
 {
-    return sh_arithmetic_kind(s, from) == 1;
+    return rp_sh_arithmetic_kind(s, from) == 1;
 }
 
 /* s->pos at the first byte of an arithmetic body; walks to just after `close` (")" or "]")
  * at depth 0, parsing the substitutions inside. */
-static void lex_arith_body(sh_src *s, const sh_frame *f, unsigned *flags, size_t open,
+static void lex_arith_body(rp_sh_src *s, const rp_sh_frame *f, unsigned *flags, size_t open,
                            const char *close, const char *what)
 {
-    sh_state *st = s->st;
+    rp_sh_state *st = s->st;
     size_t close_len = strlen(close);
     int depth = 0;
     char open_c = close[0] == ')' ? '(' : '[';
     while (!st->failed) {
         if (s->pos >= s->end) {
-            sh_fail(s, open, what);
+            rp_sh_fail(s, open, what);
             return;
         }
         char c = s->text[s->pos];
@@ -236,7 +236,7 @@ static void lex_arith_body(sh_src *s, const sh_frame *f, unsigned *flags, size_t
                     s->pos += close_len;
                     return;
                 }
-                sh_fail(s, open, what);
+                rp_sh_fail(s, open, what);
                 return;
             }
             depth--;
@@ -248,15 +248,15 @@ static void lex_arith_body(sh_src *s, const sh_frame *f, unsigned *flags, size_t
 }
 
 /* s->pos at `$` of `${`. */
-static void lex_brace_param(sh_src *s, const sh_frame *f, unsigned *flags, bool in_dq)
+static void lex_brace_param(rp_sh_src *s, const rp_sh_frame *f, unsigned *flags, bool in_dq)
 {
-    sh_state *st = s->st;
+    rp_sh_state *st = s->st;
     size_t open = s->pos;
     s->pos += 2;
     int depth = 1;
     while (!st->failed) {
         if (s->pos >= s->end) {
-            sh_fail(s, open, "unterminated ${");
+            rp_sh_fail(s, open, "unterminated ${");
             return;
         }
         char c = s->text[s->pos];
@@ -284,25 +284,25 @@ static void lex_brace_param(sh_src *s, const sh_frame *f, unsigned *flags, bool 
 }
 
 /* Every substitution that recurses through lex_dollar ($(…), ${…}, $[…], $((…))) counts against
- * SH_MAX_NESTING: 60k nested `${` would otherwise overflow the C stack. */
-static bool enter_nesting(sh_src *s, size_t start)
+ * RP_SH_MAX_NESTING: 60k nested `${` would otherwise overflow the C stack. */
+static bool enter_nesting(rp_sh_src *s, size_t start)
 {
-    if (++s->st->nesting > SH_MAX_NESTING) {
-        sh_fail(s, start, "nesting too deep");
+    if (++s->st->nesting > RP_SH_MAX_NESTING) {
+        rp_sh_fail(s, start, "nesting too deep");
         return false;
     }
     return true;
 }
 
 /* s->pos at `$`. Everything but a literal `$` is kept as written and flags the word. */
-static void lex_dollar(sh_src *s, const sh_frame *f, unsigned *flags, bool in_dq)
+static void lex_dollar(rp_sh_src *s, const rp_sh_frame *f, unsigned *flags, bool in_dq)
 {
-    sh_state *st = s->st;
+    rp_sh_state *st = s->st;
     size_t start = s->pos;
     size_t mark = st->n_scratch;
     char next = peek_at(s, start + 1);
     if (next == '(') {
-        if (peek_at(s, start + 2) == '(' && sh_is_arithmetic(s, start + 3)) {
+        if (peek_at(s, start + 2) == '(' && rp_sh_is_arithmetic(s, start + 3)) {
             if (!enter_nesting(s, start))
                 return;
             s->pos = start + 3;
@@ -312,11 +312,11 @@ static void lex_dollar(sh_src *s, const sh_frame *f, unsigned *flags, bool in_dq
         } else {
             if (!enter_nesting(s, start))
                 return;
-            sh_frame inner = *f;
+            rp_sh_frame inner = *f;
             inner.ctx |= RP_SH_CTX_CMDSUB;
-            inner.env = sh_new_env(st, RP_SH_ENV_SUBST, f->env);
+            inner.env = rp_sh_new_env(st, RP_SH_ENV_SUBST, f->env);
             s->pos = start + 2;
-            sh_parse_subst_body(s, &inner);
+            rp_sh_parse_subst_body(s, &inner);
             st->nesting--;
             *flags |= RP_SH_WORD_CMDSUB;
         }
@@ -333,16 +333,16 @@ static void lex_dollar(sh_src *s, const sh_frame *f, unsigned *flags, bool in_dq
         lex_brace_param(s, f, flags, in_dq);
         st->nesting--;
         *flags |= RP_SH_WORD_VAR;
-    } else if (sh_is_name_start(next)) {
+    } else if (rp_sh_is_name_start(next)) {
         s->pos = start + 1;
-        while (s->pos < s->end && sh_is_name_char(s->text[s->pos]))
+        while (s->pos < s->end && rp_sh_is_name_char(s->text[s->pos]))
             s->pos++;
         *flags |= RP_SH_WORD_VAR;
     } else if (next != '\0' && ((next >= '0' && next <= '9') || strchr("@*#?-$!", next))) {
         s->pos = start + 2;
         *flags |= RP_SH_WORD_VAR;
     } else {
-        sh_scratch_putc(st, '$');
+        rp_sh_scratch_putc(st, '$');
         s->pos = start + 1;
         return;
     }
@@ -352,20 +352,20 @@ static void lex_dollar(sh_src *s, const sh_frame *f, unsigned *flags, bool in_dq
 }
 
 /* s->pos at `<` or `>` of `<(` / `>(`. */
-static void lex_procsub(sh_src *s, const sh_frame *f, unsigned *flags)
+static void lex_procsub(rp_sh_src *s, const rp_sh_frame *f, unsigned *flags)
 {
-    sh_state *st = s->st;
+    rp_sh_state *st = s->st;
     size_t start = s->pos;
     size_t mark = st->n_scratch;
-    if (++st->nesting > SH_MAX_NESTING) {
-        sh_fail(s, start, "nesting too deep");
+    if (++st->nesting > RP_SH_MAX_NESTING) {
+        rp_sh_fail(s, start, "nesting too deep");
         return;
     }
-    sh_frame inner = *f;
+    rp_sh_frame inner = *f;
     inner.ctx |= RP_SH_CTX_PROCSUB;
-    inner.env = sh_new_env(st, RP_SH_ENV_SUBST, f->env);
+    inner.env = rp_sh_new_env(st, RP_SH_ENV_SUBST, f->env);
     s->pos = start + 2;
-    sh_parse_subst_body(s, &inner);
+    rp_sh_parse_subst_body(s, &inner);
     st->nesting--;
     if (st->failed)
         return;
@@ -374,16 +374,16 @@ static void lex_procsub(sh_src *s, const sh_frame *f, unsigned *flags)
 }
 
 /* s->pos at the `(` of NAME=( … ): the elements are words, newlines and comments allowed. */
-static void lex_array_value(sh_src *s, const sh_frame *f, unsigned *flags)
+static void lex_array_value(rp_sh_src *s, const rp_sh_frame *f, unsigned *flags)
 {
-    sh_state *st = s->st;
+    rp_sh_state *st = s->st;
     size_t start = s->pos;
     size_t mark = st->n_scratch;
     s->pos++;
     while (!st->failed) {
-        sh_skip_blanks(s);
+        rp_sh_skip_blanks(s);
         if (s->pos >= s->end) {
-            sh_fail(s, start, "unterminated array assignment");
+            rp_sh_fail(s, start, "unterminated array assignment");
             return;
         }
         char c = s->text[s->pos];
@@ -401,9 +401,9 @@ static void lex_array_value(sh_src *s, const sh_frame *f, unsigned *flags)
             continue;
         }
         rp_sh_word element;
-        if (!sh_lex_word(s, f, 0, &element, NULL)) {
+        if (!rp_sh_lex_word(s, f, 0, &element, NULL)) {
             if (!st->failed)
-                sh_fail(s, s->pos, "syntax error in array assignment");
+                rp_sh_fail(s, s->pos, "syntax error in array assignment");
             return;
         }
         *flags |= element.flags & RP_SH_WORD_DYNAMIC;
@@ -413,11 +413,11 @@ static void lex_array_value(sh_src *s, const sh_frame *f, unsigned *flags)
 }
 
 /* Whether the `[` at pos opens a bracket expression: an unquoted `]` follows in the word. */
-static bool bracket_closes(const sh_src *s, size_t pos)
+static bool bracket_closes(const rp_sh_src *s, size_t pos)
 {
     for (size_t i = pos + 1; i < s->end; i++) {
         char c = s->text[i];
-        if (sh_is_meta(c) || c == '\'' || c == '"' || c == '\\')
+        if (rp_sh_is_meta(c) || c == '\'' || c == '"' || c == '\\')
             return false;
         if (c == ']')
             return i > pos + 1;
@@ -426,11 +426,11 @@ static bool bracket_closes(const sh_src *s, size_t pos)
 }
 
 /* Assignment subscripts NAME[…]=: the `]` closing the `[` at pos, when `=` or `+=` follows. */
-static size_t subscript_end(const sh_src *s, size_t pos)
+static size_t subscript_end(const rp_sh_src *s, size_t pos)
 {
     for (size_t i = pos + 1; i < s->end; i++) {
         char c = s->text[i];
-        if (sh_is_meta(c))
+        if (rp_sh_is_meta(c))
             return 0;
         if (c == ']') {
             char n = peek_at(s, i + 1);
@@ -442,13 +442,14 @@ static size_t subscript_end(const sh_src *s, size_t pos)
     return 0;
 }
 
-bool sh_lex_word(sh_src *s, const sh_frame *f, unsigned mode, rp_sh_word *w, bool *is_assign)
+bool rp_sh_lex_word(rp_sh_src *s, const rp_sh_frame *f, unsigned mode, rp_sh_word *w,
+                    bool *is_assign)
 {
-    sh_state *st = s->st;
+    rp_sh_state *st = s->st;
     size_t start = s->pos;
     size_t mark = st->n_scratch;
     unsigned flags = 0;
-    enum { NAME, ASSIGN, PLAIN } state = (mode & SH_LEX_ASSIGN_POS) ? NAME : PLAIN;
+    enum { NAME, ASSIGN, PLAIN } state = (mode & RP_SH_LEX_ASSIGN_POS) ? NAME : PLAIN;
     size_t value_start = 0;
     int brace_open = 0;
     bool brace_sep = false;
@@ -462,33 +463,33 @@ bool sh_lex_word(sh_src *s, const sh_frame *f, unsigned mode, rp_sh_word *w, boo
             state = state == NAME ? PLAIN : state;
             continue;
         }
-        if (mode & SH_LEX_REGEX) {
+        if (mode & RP_SH_LEX_REGEX) {
             /* bash reads a [[ =~ ]] regex with ( ) | as ordinary characters, balanced. */
             if (c == '(' || c == '|' ||
                 (regex_parens > 0 && (c == ' ' || c == '\t' || c == '<' || c == '>'))) {
                 regex_parens += c == '(';
-                sh_scratch_putc(st, c);
+                rp_sh_scratch_putc(st, c);
                 s->pos++;
                 continue;
             }
             if (c == ')' && regex_parens > 0) {
                 regex_parens--;
-                sh_scratch_putc(st, c);
+                rp_sh_scratch_putc(st, c);
                 s->pos++;
                 continue;
             }
         }
-        if (sh_is_meta(c))
+        if (rp_sh_is_meta(c))
             break;
         if (state == NAME) {
-            if (sh_is_name_char(c) && (s->pos > start || sh_is_name_start(c))) {
-                sh_scratch_putc(st, c);
+            if (rp_sh_is_name_char(c) && (s->pos > start || rp_sh_is_name_start(c))) {
+                rp_sh_scratch_putc(st, c);
                 s->pos++;
                 continue;
             }
             if (s->pos > start && (c == '=' || (c == '+' && next == '='))) {
                 size_t op_len = c == '=' ? 1 : 2;
-                sh_scratch_put(st, s->text + s->pos, op_len);
+                rp_sh_scratch_put(st, s->text + s->pos, op_len);
                 s->pos += op_len;
                 state = ASSIGN;
                 value_start = s->pos;
@@ -498,7 +499,7 @@ bool sh_lex_word(sh_src *s, const sh_frame *f, unsigned mode, rp_sh_word *w, boo
             }
             size_t sub_end = c == '[' && s->pos > start ? subscript_end(s, s->pos) : 0;
             if (sub_end) {
-                sh_scratch_put(st, s->text + s->pos, sub_end - s->pos);
+                rp_sh_scratch_put(st, s->text + s->pos, sub_end - s->pos);
                 s->pos = sub_end;
                 continue;
             }
@@ -509,11 +510,11 @@ bool sh_lex_word(sh_src *s, const sh_frame *f, unsigned mode, rp_sh_word *w, boo
             if (next == '\n') {
                 s->pos += 2;
             } else if (s->pos + 1 < s->end) {
-                sh_scratch_putc(st, next);
+                rp_sh_scratch_putc(st, next);
                 s->pos += 2;
                 flags |= RP_SH_WORD_QUOTED;
             } else {
-                sh_scratch_putc(st, '\\');
+                rp_sh_scratch_putc(st, '\\');
                 s->pos++;
             }
             break;
@@ -527,9 +528,9 @@ bool sh_lex_word(sh_src *s, const sh_frame *f, unsigned mode, rp_sh_word *w, boo
             break;
         case '$':
             if (next == '\'') {
-                size_t used = sh_ansi_c_decode(st, s->text + s->pos + 2, s->end - s->pos - 2);
+                size_t used = rp_sh_ansi_c_decode(st, s->text + s->pos + 2, s->end - s->pos - 2);
                 if (used == 0) {
-                    sh_fail(s, s->pos, "unterminated $'");
+                    rp_sh_fail(s, s->pos, "unterminated $'");
                     break;
                 }
                 s->pos += 2 + used;
@@ -548,28 +549,28 @@ bool sh_lex_word(sh_src *s, const sh_frame *f, unsigned mode, rp_sh_word *w, boo
         case '*':
         case '?':
             flags |= RP_SH_WORD_GLOB;
-            sh_scratch_putc(st, c);
+            rp_sh_scratch_putc(st, c);
             s->pos++;
             break;
         case '[':
             if (bracket_closes(s, s->pos))
                 flags |= RP_SH_WORD_GLOB;
-            sh_scratch_putc(st, c);
+            rp_sh_scratch_putc(st, c);
             s->pos++;
             break;
         case '{':
             brace_open++;
-            sh_scratch_putc(st, c);
+            rp_sh_scratch_putc(st, c);
             s->pos++;
             break;
         case ',':
             brace_sep |= brace_open > 0;
-            sh_scratch_putc(st, c);
+            rp_sh_scratch_putc(st, c);
             s->pos++;
             break;
         case '.':
             brace_sep |= brace_open > 0 && next == '.';
-            sh_scratch_putc(st, c);
+            rp_sh_scratch_putc(st, c);
             s->pos++;
             break;
         case '}':
@@ -578,14 +579,14 @@ bool sh_lex_word(sh_src *s, const sh_frame *f, unsigned mode, rp_sh_word *w, boo
                     flags |= RP_SH_WORD_BRACE;
                 brace_open--;
             }
-            sh_scratch_putc(st, c);
+            rp_sh_scratch_putc(st, c);
             s->pos++;
             break;
         case '~':
             if (s->pos == start ||
                 (state == ASSIGN && (s->pos == value_start || s->text[s->pos - 1] == ':')))
                 flags |= RP_SH_WORD_TILDE;
-            sh_scratch_putc(st, c);
+            rp_sh_scratch_putc(st, c);
             s->pos++;
             break;
         default: {
@@ -593,7 +594,7 @@ bool sh_lex_word(sh_src *s, const sh_frame *f, unsigned mode, rp_sh_word *w, boo
             size_t run = s->pos + 1;
             while (run < s->end && byte_class[(unsigned char)s->text[run]] == 0)
                 run++;
-            sh_scratch_put(st, s->text + s->pos, run - s->pos);
+            rp_sh_scratch_put(st, s->text + s->pos, run - s->pos);
             s->pos = run;
             break;
         }
@@ -607,19 +608,19 @@ bool sh_lex_word(sh_src *s, const sh_frame *f, unsigned mode, rp_sh_word *w, boo
         st->n_scratch = mark;
         return false;
     }
-    w->text = sh_scratch_finish(st, mark, &w->len);
+    w->text = rp_sh_scratch_finish(st, mark, &w->len);
     w->raw = s->text + start;
     w->raw_len = s->pos - start;
-    w->offset = sh_offset(s, start);
+    w->offset = rp_sh_offset(s, start);
     w->flags = flags;
     if (is_assign)
         *is_assign = state == ASSIGN;
     return true;
 }
 
-void sh_scan_heredoc_body(sh_src *s, const sh_frame *f)
+void rp_sh_scan_heredoc_body(rp_sh_src *s, const rp_sh_frame *f)
 {
-    sh_state *st = s->st;
+    rp_sh_state *st = s->st;
     size_t mark = st->n_scratch;
     unsigned flags = 0;
     while (s->pos < s->end && !st->failed) {
@@ -637,9 +638,9 @@ void sh_scan_heredoc_body(sh_src *s, const sh_frame *f)
     st->n_scratch = mark;
 }
 
-void sh_lex_arith_command(sh_src *s, const sh_frame *f, size_t open)
+void rp_sh_lex_arith_command(rp_sh_src *s, const rp_sh_frame *f, size_t open)
 {
-    sh_state *st = s->st;
+    rp_sh_state *st = s->st;
     size_t mark = st->n_scratch;
     unsigned flags = 0;
     lex_arith_body(s, f, &flags, open, "))", "unterminated ((");

@@ -53,23 +53,23 @@ static const struct {
     {"[[", 2, RW_COND_OPEN}, {"]]", 2, RW_COND_CLOSE}, {"time", 4, RW_TIME},
 };
 
-static void parse_list_until_end(sh_src *s, const sh_frame *f, size_t *count);
-static void parse_and_or(sh_src *s, const sh_frame *f);
-static void parse_command(sh_src *s, const sh_frame *f);
+static void parse_list_until_end(rp_sh_src *s, const rp_sh_frame *f, size_t *count);
+static void parse_and_or(rp_sh_src *s, const rp_sh_frame *f);
+static void parse_command(rp_sh_src *s, const rp_sh_frame *f);
 
-static char peek(const sh_src *s, size_t ahead)
+static char peek(const rp_sh_src *s, size_t ahead)
 {
     return s->pos + ahead < s->end ? s->text[s->pos + ahead] : '\0';
 }
 
 /* The reserved word at s->pos, if the word there is exactly one (unquoted, then a delimiter). */
-static reserved peek_reserved(const sh_src *s, size_t *len_out)
+static reserved peek_reserved(const rp_sh_src *s, size_t *len_out)
 {
     /* Most words start with a byte no reserved word starts with: answer those at once. */
     if (s->pos >= s->end || !strchr("itefwudsc{}![]", s->text[s->pos]))
         return RW_NONE;
     size_t i = s->pos;
-    while (i < s->end && i - s->pos <= 8 && !sh_is_meta(s->text[i]))
+    while (i < s->end && i - s->pos <= 8 && !rp_sh_is_meta(s->text[i]))
         i++;
     size_t len = i - s->pos;
     if (len == 0 || len > 8)
@@ -85,7 +85,7 @@ static reserved peek_reserved(const sh_src *s, size_t *len_out)
     return RW_NONE;
 }
 
-void sh_skip_blanks(sh_src *s)
+void rp_sh_skip_blanks(rp_sh_src *s)
 {
     while (s->pos < s->end) {
         char c = s->text[s->pos];
@@ -99,9 +99,9 @@ void sh_skip_blanks(sh_src *s)
 }
 
 /* Blanks, then a comment: `#` where a word would start runs to the end of the line. */
-static void skip_blanks_and_comment(sh_src *s)
+static void skip_blanks_and_comment(rp_sh_src *s)
 {
-    sh_skip_blanks(s);
+    rp_sh_skip_blanks(s);
     if (s->pos < s->end && s->text[s->pos] == '#') {
         const char *nl = memchr(s->text + s->pos, '\n', s->end - s->pos);
         s->pos = nl ? (size_t)(nl - s->text) : s->end;
@@ -109,9 +109,9 @@ static void skip_blanks_and_comment(sh_src *s)
 }
 
 /* s->pos at the first byte of a here-doc body: reads it up to its delimiter line. */
-static void read_heredoc(sh_src *s, const sh_heredoc_pending *p)
+static void read_heredoc(rp_sh_src *s, const rp_sh_heredoc_pending *p)
 {
-    sh_state *st = s->st;
+    rp_sh_state *st = s->st;
     rp_sh_redir *r = p->redir;
     bool strip_tabs = r->op == RP_SH_REDIR_HEREDOC_STRIP;
     size_t body_start = s->pos;
@@ -120,7 +120,7 @@ static void read_heredoc(sh_src *s, const sh_heredoc_pending *p)
     for (;;) {
         if (s->pos >= s->end) {
             st->n_scratch = mark;
-            sh_fail(s, body_start, "here-document without its delimiter line");
+            rp_sh_fail(s, body_start, "here-document without its delimiter line");
             return;
         }
         /* One logical line: in an unquoted body a backslash-newline joins the next line
@@ -139,7 +139,7 @@ static void read_heredoc(sh_src *s, const sh_heredoc_pending *p)
             while (line_end - backslashes > content && s->text[line_end - backslashes - 1] == '\\')
                 backslashes++;
             more = nl && !r->heredoc_quoted && backslashes % 2 == 1;
-            sh_scratch_put(st, s->text + content, line_end - content - (more ? 1 : 0));
+            rp_sh_scratch_put(st, s->text + content, line_end - content - (more ? 1 : 0));
             s->pos = nl ? line_end + 1 : line_end;
             first = false;
         }
@@ -150,24 +150,24 @@ static void read_heredoc(sh_src *s, const sh_heredoc_pending *p)
             break;
         }
         if (s->pos > 0 && s->text[s->pos - 1] == '\n')
-            sh_scratch_putc(st, '\n');
+            rp_sh_scratch_putc(st, '\n');
         body_end = s->pos;
     }
-    r->heredoc_body = sh_scratch_finish(st, mark, NULL);
+    r->heredoc_body = rp_sh_scratch_finish(st, mark, NULL);
     if (!r->heredoc_quoted && body_end > body_start) {
         /* The body of an unquoted here-doc is expanded: its substitutions run. */
-        sh_src body;
-        sh_src_init(&body, st, s->text, body_end, s->base, s->exact);
+        rp_sh_src body;
+        rp_sh_src_init(&body, st, s->text, body_end, s->base, s->exact);
         body.pos = body_start;
-        sh_frame inner = p->frame;
+        rp_sh_frame inner = p->frame;
         inner.ctx |= RP_SH_CTX_HEREDOC;
         inner.env = st->cmds[p->cmd].env;
         size_t resume = s->pos;
-        sh_scan_heredoc_body(&body, &inner);
+        rp_sh_scan_heredoc_body(&body, &inner);
         if (st->failed) {
             /* bash parses these only when it expands the body; say so, since `bash -n`
              * accepts them */
-            st->error = SH_ERROR_IN_HEREDOC;
+            st->error = RP_SH_ERROR_IN_HEREDOC;
             s->pos = s->end;
         } else
             s->pos = resume;
@@ -175,19 +175,19 @@ static void read_heredoc(sh_src *s, const sh_heredoc_pending *p)
 }
 
 /* s->pos at a newline token: consumes it and reads the here-doc bodies that start after it. */
-static void consume_newline(sh_src *s)
+static void consume_newline(rp_sh_src *s)
 {
     s->pos++;
     size_t n = s->n_pending;
     s->n_pending = 0;
     for (size_t i = 0; i < n && !s->st->failed; i++) {
-        sh_heredoc_pending p = s->pending[i];
+        rp_sh_heredoc_pending p = s->pending[i];
         read_heredoc(s, &p);
     }
 }
 
 /* Blanks, comments and newlines (where the grammar allows a newline list). */
-static void skip_linebreaks(sh_src *s)
+static void skip_linebreaks(rp_sh_src *s)
 {
     while (!s->st->failed) {
         skip_blanks_and_comment(s);
@@ -198,32 +198,32 @@ static void skip_linebreaks(sh_src *s)
     }
 }
 
-static void fail_unexpected(sh_src *s)
+static void fail_unexpected(rp_sh_src *s)
 {
     if (s->pos >= s->end)
-        sh_fail(s, s->pos, "syntax error: unexpected end of input");
+        rp_sh_fail(s, s->pos, "syntax error: unexpected end of input");
     else
-        sh_fail(s, s->pos, "syntax error near unexpected token");
+        rp_sh_fail(s, s->pos, "syntax error near unexpected token");
 }
 
-static bool expect_reserved(sh_src *s, reserved rw, const char *why)
+static bool expect_reserved(rp_sh_src *s, reserved rw, const char *why)
 {
     size_t len = 0;
     if (s->st->failed)
         return false;
     skip_linebreaks(s);
     if (peek_reserved(s, &len) != rw) {
-        sh_fail(s, s->pos, why);
+        rp_sh_fail(s, s->pos, why);
         return false;
     }
     s->pos += len;
     return true;
 }
 
-static bool enter_nesting(sh_src *s)
+static bool enter_nesting(rp_sh_src *s)
 {
-    if (++s->st->nesting > SH_MAX_NESTING) {
-        sh_fail(s, s->pos, "nesting too deep");
+    if (++s->st->nesting > RP_SH_MAX_NESTING) {
+        rp_sh_fail(s, s->pos, "nesting too deep");
         return false;
     }
     return true;
@@ -233,7 +233,7 @@ static bool enter_nesting(sh_src *s)
 
 /* Elements [from, from + n) of a stack, copied into the arena (NULL when n is 0: the stack
  * itself may still be NULL then). */
-static void *copy_out(sh_state *st, const void *stack, size_t from, size_t n, size_t elem_size)
+static void *copy_out(rp_sh_state *st, const void *stack, size_t from, size_t n, size_t elem_size)
 {
     if (n == 0)
         return NULL;
@@ -243,10 +243,10 @@ static void *copy_out(sh_state *st, const void *stack, size_t from, size_t n, si
 }
 
 /* Completes the command reserved at idx from the stack parts above the given bases. */
-static void finish_command(sh_src *s, const sh_frame *f, size_t idx, size_t start, size_t end,
+static void finish_command(rp_sh_src *s, const rp_sh_frame *f, size_t idx, size_t start, size_t end,
                            size_t word_base, size_t assign_base, size_t redir_base)
 {
-    sh_state *st = s->st;
+    rp_sh_state *st = s->st;
     rp_sh_command *c = &st->cmds[idx];
     c->n_words = st->n_words - word_base;
     c->words = copy_out(st, st->words, word_base, c->n_words, sizeof(rp_sh_word));
@@ -267,10 +267,10 @@ static void finish_command(sh_src *s, const sh_frame *f, size_t idx, size_t star
         c->offset = f->span_off;
         c->end = f->span_end;
     } else {
-        c->offset = sh_offset(s, start);
-        c->end = sh_offset(s, end);
+        c->offset = rp_sh_offset(s, start);
+        c->end = rp_sh_offset(s, end);
     }
-    sh_normalise_program(c);
+    rp_sh_normalise_program(c);
 
     for (size_t i = 0; i < c->n_redirs; i++) {
         rp_sh_redir *r = &c->redirs[i];
@@ -291,20 +291,20 @@ static void finish_command(sh_src *s, const sh_frame *f, size_t idx, size_t star
         s->n_pending++;
     }
     if (!st->failed)
-        sh_unwrap(st, idx, f);
+        rp_sh_unwrap(st, idx, f);
 }
 
 /* Whether a redirection operator starts at s->pos (with its optional fd or {name}). */
-static bool at_redirect(const sh_src *s)
+static bool at_redirect(const rp_sh_src *s)
 {
     size_t i = s->pos;
     while (i < s->end && s->text[i] >= '0' && s->text[i] <= '9')
         i++;
     if (i == s->pos && i < s->end && s->text[i] == '{') {
         size_t k = i + 1;
-        while (k < s->end && sh_is_name_char(s->text[k]))
+        while (k < s->end && rp_sh_is_name_char(s->text[k]))
             k++;
-        if (k > i + 1 && k < s->end && s->text[k] == '}' && sh_is_name_start(s->text[i + 1]))
+        if (k > i + 1 && k < s->end && s->text[k] == '}' && rp_sh_is_name_start(s->text[i + 1]))
             i = k + 1;
     }
     if (i >= s->end)
@@ -316,9 +316,9 @@ static bool at_redirect(const sh_src *s)
     return c == '&' && i == s->pos && next == '>';
 }
 
-static void parse_redirect(sh_src *s, const sh_frame *f)
+static void parse_redirect(rp_sh_src *s, const rp_sh_frame *f)
 {
-    sh_state *st = s->st;
+    rp_sh_state *st = s->st;
     rp_sh_redir r;
     memset(&r, 0, sizeof r);
     r.fd = -1;
@@ -374,10 +374,10 @@ static void parse_redirect(sh_src *s, const sh_frame *f)
         op_len = c2 == '>' ? 3 : 2;
     }
     s->pos += op_len;
-    sh_skip_blanks(s);
+    rp_sh_skip_blanks(s);
     bool is_assign = false;
     if (s->pos >= s->end ||
-        (sh_is_meta(s->text[s->pos]) &&
+        (rp_sh_is_meta(s->text[s->pos]) &&
          !((s->text[s->pos] == '<' || s->text[s->pos] == '>') && peek(s, 1) == '('))) {
         fail_unexpected(s);
         return;
@@ -388,34 +388,34 @@ static void parse_redirect(sh_src *s, const sh_frame *f)
         fail_unexpected(s);
         return;
     }
-    if (!sh_lex_word(s, f, 0, &r.target, &is_assign)) {
+    if (!rp_sh_lex_word(s, f, 0, &r.target, &is_assign)) {
         if (!st->failed)
-            sh_fail(s, start, "missing redirection target");
+            rp_sh_fail(s, start, "missing redirection target");
         return;
     }
     if (r.op == RP_SH_REDIR_HEREDOC || r.op == RP_SH_REDIR_HEREDOC_STRIP)
         r.heredoc_quoted = (r.target.flags & RP_SH_WORD_QUOTED) != 0;
-    sh_push_redir(st, &r);
+    rp_sh_push_redir(st, &r);
 }
 
 /* Redirections after a compound command: listed as a command without words. */
-static void parse_trailing_redirects(sh_src *s, const sh_frame *f, size_t start)
+static void parse_trailing_redirects(rp_sh_src *s, const rp_sh_frame *f, size_t start)
 {
-    sh_state *st = s->st;
-    sh_skip_blanks(s);
+    rp_sh_state *st = s->st;
+    rp_sh_skip_blanks(s);
     if (!at_redirect(s))
         return;
-    size_t idx = sh_reserve_command(st);
+    size_t idx = rp_sh_reserve_command(st);
     size_t wb = st->n_words, ab = st->n_assigns, rb = st->n_redirs;
     while (!st->failed && at_redirect(s)) {
         parse_redirect(s, f);
-        sh_skip_blanks(s);
+        rp_sh_skip_blanks(s);
     }
     finish_command(s, f, idx, start, s->pos, wb, ab, rb);
 }
 
 /* A compound command a function body may be; s->pos at its first byte. */
-static void parse_function_body(sh_src *s, const sh_frame *f)
+static void parse_function_body(rp_sh_src *s, const rp_sh_frame *f)
 {
     skip_linebreaks(s);
     reserved rw = peek_reserved(s, NULL);
@@ -426,16 +426,16 @@ static void parse_function_body(sh_src *s, const sh_frame *f)
         fail_unexpected(s);
         return;
     }
-    sh_frame body = *f;
+    rp_sh_frame body = *f;
     body.ctx |= RP_SH_CTX_FUNCTION;
     parse_command(s, &body);
 }
 
 /* s->pos at the `(` after a function name: `()` then the body. */
-static void parse_function_parens(sh_src *s, const sh_frame *f)
+static void parse_function_parens(rp_sh_src *s, const rp_sh_frame *f)
 {
     s->pos++;
-    sh_skip_blanks(s);
+    rp_sh_skip_blanks(s);
     if (peek(s, 0) != ')') {
         fail_unexpected(s);
         return;
@@ -449,15 +449,15 @@ static bool is_function_name(const rp_sh_word *w)
     return w->flags == 0 && w->len > 0;
 }
 
-static void parse_simple(sh_src *s, const sh_frame *f)
+static void parse_simple(rp_sh_src *s, const rp_sh_frame *f)
 {
-    sh_state *st = s->st;
-    size_t idx = sh_reserve_command(st);
+    rp_sh_state *st = s->st;
+    size_t idx = rp_sh_reserve_command(st);
     size_t start = s->pos, end = s->pos;
     size_t wb = st->n_words, ab = st->n_assigns, rb = st->n_redirs;
     bool have_word = false;
     while (!st->failed) {
-        sh_skip_blanks(s);
+        rp_sh_skip_blanks(s);
         if (s->pos >= s->end)
             break;
         char c = s->text[s->pos];
@@ -482,20 +482,20 @@ static void parse_simple(sh_src *s, const sh_frame *f)
             skip_blanks_and_comment(s);
             continue;
         }
-        if (sh_is_meta(c) && !((c == '<' || c == '>') && peek(s, 1) == '('))
+        if (rp_sh_is_meta(c) && !((c == '<' || c == '>') && peek(s, 1) == '('))
             break;
         rp_sh_word w;
         bool is_assign = false;
-        if (!sh_lex_word(s, f, have_word ? 0 : SH_LEX_ASSIGN_POS, &w, &is_assign)) {
+        if (!rp_sh_lex_word(s, f, have_word ? 0 : RP_SH_LEX_ASSIGN_POS, &w, &is_assign)) {
             if (!st->failed)
                 fail_unexpected(s);
             break;
         }
         end = s->pos;
         if (!have_word && is_assign) {
-            sh_push_assign(st, &w);
+            rp_sh_push_assign(st, &w);
         } else {
-            sh_push_word(st, &w);
+            rp_sh_push_word(st, &w);
             have_word = true;
         }
     }
@@ -504,10 +504,10 @@ static void parse_simple(sh_src *s, const sh_frame *f)
 
 /* [[ … ]]: one command whose words are data; `<`, `>`, `&&`, `(` … are operators of the test,
  * not of the shell. */
-static void parse_cond(sh_src *s, const sh_frame *f)
+static void parse_cond(rp_sh_src *s, const rp_sh_frame *f)
 {
-    sh_state *st = s->st;
-    size_t idx = sh_reserve_command(st);
+    rp_sh_state *st = s->st;
+    size_t idx = rp_sh_reserve_command(st);
     size_t start = s->pos;
     size_t wb = st->n_words, ab = st->n_assigns, rb = st->n_redirs;
     bool regex_next = false;
@@ -517,13 +517,13 @@ static void parse_cond(sh_src *s, const sh_frame *f)
     w.len = 2;
     w.raw = s->text + s->pos;
     w.raw_len = 2;
-    w.offset = sh_offset(s, s->pos);
-    sh_push_word(st, &w);
+    w.offset = rp_sh_offset(s, s->pos);
+    rp_sh_push_word(st, &w);
     s->pos += 2;
     while (!st->failed) {
-        sh_skip_blanks(s);
+        rp_sh_skip_blanks(s);
         if (s->pos >= s->end) {
-            sh_fail(s, start, "unterminated [[");
+            rp_sh_fail(s, start, "unterminated [[");
             break;
         }
         char c = s->text[s->pos];
@@ -537,9 +537,9 @@ static void parse_cond(sh_src *s, const sh_frame *f)
             w.len = 2;
             w.raw = s->text + s->pos;
             w.raw_len = 2;
-            w.offset = sh_offset(s, s->pos);
+            w.offset = rp_sh_offset(s, s->pos);
             w.flags = 0;
-            sh_push_word(st, &w);
+            rp_sh_push_word(st, &w);
             s->pos += 2;
             break;
         }
@@ -557,34 +557,34 @@ static void parse_cond(sh_src *s, const sh_frame *f)
             w.raw_len = op_len;
             w.text = rp_arena_strndup(st->arena, w.raw, op_len);
             w.len = op_len;
-            w.offset = sh_offset(s, s->pos);
+            w.offset = rp_sh_offset(s, s->pos);
             w.flags = 0;
             s->pos += op_len;
-            sh_push_word(st, &w);
+            rp_sh_push_word(st, &w);
             regex_next = false;
             continue;
         }
-        if (!sh_lex_word(s, f, regex_next ? SH_LEX_REGEX : 0, &w, NULL)) {
+        if (!rp_sh_lex_word(s, f, regex_next ? RP_SH_LEX_REGEX : 0, &w, NULL)) {
             if (!st->failed)
                 fail_unexpected(s);
             break;
         }
-        sh_push_word(st, &w);
+        rp_sh_push_word(st, &w);
         regex_next = rp_sh_word_static(&w) && w.len == 2 && memcmp(w.text, "=~", 2) == 0;
     }
     finish_command(s, f, idx, start, s->pos, wb, ab, rb);
 }
 
 /* (( … )): one command, the expression is data (its substitutions still run). */
-static void parse_arith_command(sh_src *s, const sh_frame *f)
+static void parse_arith_command(rp_sh_src *s, const rp_sh_frame *f)
 {
-    sh_state *st = s->st;
-    size_t idx = sh_reserve_command(st);
+    rp_sh_state *st = s->st;
+    size_t idx = rp_sh_reserve_command(st);
     size_t start = s->pos;
     size_t wb = st->n_words, ab = st->n_assigns, rb = st->n_redirs;
     s->pos += 2;
     size_t body = s->pos;
-    sh_lex_arith_command(s, f, start);
+    rp_sh_lex_arith_command(s, f, start);
     if (!st->failed) {
         rp_sh_word w;
         memset(&w, 0, sizeof w);
@@ -592,38 +592,38 @@ static void parse_arith_command(sh_src *s, const sh_frame *f)
         w.len = 2;
         w.raw = s->text + start;
         w.raw_len = 2;
-        w.offset = sh_offset(s, start);
-        sh_push_word(st, &w);
+        w.offset = rp_sh_offset(s, start);
+        rp_sh_push_word(st, &w);
         w.raw = s->text + body;
         w.raw_len = s->pos - 2 - body;
         w.text = rp_arena_strndup(st->arena, w.raw, w.raw_len);
         w.len = w.raw_len;
-        w.offset = sh_offset(s, body);
+        w.offset = rp_sh_offset(s, body);
         w.flags = RP_SH_WORD_ARITH;
-        sh_push_word(st, &w);
+        rp_sh_push_word(st, &w);
         w.text = "))";
         w.len = 2;
         w.raw = s->text + s->pos - 2;
         w.raw_len = 2;
-        w.offset = sh_offset(s, s->pos - 2);
+        w.offset = rp_sh_offset(s, s->pos - 2);
         w.flags = 0;
-        sh_push_word(st, &w);
+        rp_sh_push_word(st, &w);
     }
     finish_command(s, f, idx, start, s->pos, wb, ab, rb);
 }
 
-static void parse_subshell(sh_src *s, const sh_frame *f)
+static void parse_subshell(rp_sh_src *s, const rp_sh_frame *f)
 {
     size_t open = s->pos++;
-    sh_frame inner = *f;
+    rp_sh_frame inner = *f;
     inner.ctx |= RP_SH_CTX_SUBSHELL;
-    inner.env = sh_new_env(s->st, RP_SH_ENV_SUBSHELL, f->env);
+    inner.env = rp_sh_new_env(s->st, RP_SH_ENV_SUBSHELL, f->env);
     size_t count = 0;
     parse_list_until_end(s, &inner, &count);
     if (s->st->failed)
         return;
     if (peek(s, 0) != ')') {
-        sh_fail(s, open, "unterminated (");
+        rp_sh_fail(s, open, "unterminated (");
         return;
     }
     if (count == 0) {
@@ -633,10 +633,10 @@ static void parse_subshell(sh_src *s, const sh_frame *f)
     s->pos++;
 }
 
-static void parse_brace_group(sh_src *s, const sh_frame *f)
+static void parse_brace_group(rp_sh_src *s, const rp_sh_frame *f)
 {
     s->pos++; /* { */
-    sh_frame inner = *f;
+    rp_sh_frame inner = *f;
     inner.ctx |= RP_SH_CTX_BRACE;
     size_t count = 0;
     parse_list_until_end(s, &inner, &count);
@@ -646,7 +646,7 @@ static void parse_brace_group(sh_src *s, const sh_frame *f)
 }
 
 /* A compound list that must hold at least one command. */
-static void parse_required_list(sh_src *s, const sh_frame *f)
+static void parse_required_list(rp_sh_src *s, const rp_sh_frame *f)
 {
     size_t count = 0;
     parse_list_until_end(s, f, &count);
@@ -654,9 +654,9 @@ static void parse_required_list(sh_src *s, const sh_frame *f)
         fail_unexpected(s);
 }
 
-static void parse_if(sh_src *s, const sh_frame *f)
+static void parse_if(rp_sh_src *s, const rp_sh_frame *f)
 {
-    sh_frame inner = *f;
+    rp_sh_frame inner = *f;
     inner.ctx |= RP_SH_CTX_IF;
     s->pos += 2;
     parse_required_list(s, &inner);
@@ -682,15 +682,15 @@ static void parse_if(sh_src *s, const sh_frame *f)
             s->pos += len;
             return;
         } else {
-            sh_fail(s, s->pos, "if without fi");
+            rp_sh_fail(s, s->pos, "if without fi");
             return;
         }
     }
 }
 
-static void parse_while(sh_src *s, const sh_frame *f, size_t keyword_len)
+static void parse_while(rp_sh_src *s, const rp_sh_frame *f, size_t keyword_len)
 {
-    sh_frame inner = *f;
+    rp_sh_frame inner = *f;
     inner.ctx |= RP_SH_CTX_LOOP;
     s->pos += keyword_len;
     parse_required_list(s, &inner);
@@ -701,7 +701,7 @@ static void parse_while(sh_src *s, const sh_frame *f, size_t keyword_len)
 }
 
 /* The body of for/select: do … done, or bash's { … }. */
-static void parse_loop_body(sh_src *s, const sh_frame *inner)
+static void parse_loop_body(rp_sh_src *s, const rp_sh_frame *inner)
 {
     size_t len = 0;
     skip_linebreaks(s);
@@ -711,7 +711,7 @@ static void parse_loop_body(sh_src *s, const sh_frame *inner)
         return;
     }
     if (rw != RW_DO) {
-        sh_fail(s, s->pos, "loop without do");
+        rp_sh_fail(s, s->pos, "loop without do");
         return;
     }
     s->pos += len;
@@ -719,30 +719,31 @@ static void parse_loop_body(sh_src *s, const sh_frame *inner)
     expect_reserved(s, RW_DONE, "loop without done");
 }
 
-static void parse_for(sh_src *s, const sh_frame *f, size_t keyword_len)
+static void parse_for(rp_sh_src *s, const rp_sh_frame *f, size_t keyword_len)
 {
-    sh_state *st = s->st;
-    sh_frame inner = *f;
+    rp_sh_state *st = s->st;
+    rp_sh_frame inner = *f;
     inner.ctx |= RP_SH_CTX_LOOP;
     s->pos += keyword_len;
-    sh_skip_blanks(s);
+    rp_sh_skip_blanks(s);
     if (peek(s, 0) == '(' && peek(s, 1) == '(') {
         size_t open = s->pos;
         s->pos += 2;
-        sh_lex_arith_command(s, f, open);
-        sh_skip_blanks(s);
+        rp_sh_lex_arith_command(s, f, open);
+        rp_sh_skip_blanks(s);
         if (peek(s, 0) == ';')
             s->pos++;
         parse_loop_body(s, &inner);
         return;
     }
     rp_sh_word name;
-    if (s->pos >= s->end || sh_is_meta(s->text[s->pos]) || !sh_lex_word(s, f, 0, &name, NULL)) {
+    if (s->pos >= s->end || rp_sh_is_meta(s->text[s->pos]) ||
+        !rp_sh_lex_word(s, f, 0, &name, NULL)) {
         if (!st->failed)
             fail_unexpected(s);
         return;
     }
-    sh_skip_blanks(s);
+    rp_sh_skip_blanks(s);
     if (peek(s, 0) == ';') {
         s->pos++;
         parse_loop_body(s, &inner);
@@ -761,12 +762,12 @@ static void parse_for(sh_src *s, const sh_frame *f, size_t keyword_len)
             }
             if (c == '\n')
                 break;
-            if (s->pos >= s->end || sh_is_meta(c)) {
+            if (s->pos >= s->end || rp_sh_is_meta(c)) {
                 fail_unexpected(s);
                 return;
             }
             rp_sh_word item;
-            if (!sh_lex_word(s, f, 0, &item, NULL)) {
+            if (!rp_sh_lex_word(s, f, 0, &item, NULL)) {
                 if (!st->failed)
                     fail_unexpected(s);
                 return;
@@ -776,15 +777,16 @@ static void parse_for(sh_src *s, const sh_frame *f, size_t keyword_len)
     parse_loop_body(s, &inner);
 }
 
-static void parse_case(sh_src *s, const sh_frame *f)
+static void parse_case(rp_sh_src *s, const rp_sh_frame *f)
 {
-    sh_state *st = s->st;
-    sh_frame inner = *f;
+    rp_sh_state *st = s->st;
+    rp_sh_frame inner = *f;
     inner.ctx |= RP_SH_CTX_CASE;
     s->pos += 4;
-    sh_skip_blanks(s);
+    rp_sh_skip_blanks(s);
     rp_sh_word subject;
-    if (s->pos >= s->end || sh_is_meta(s->text[s->pos]) || !sh_lex_word(s, f, 0, &subject, NULL)) {
+    if (s->pos >= s->end || rp_sh_is_meta(s->text[s->pos]) ||
+        !rp_sh_lex_word(s, f, 0, &subject, NULL)) {
         if (!st->failed)
             fail_unexpected(s);
         return;
@@ -801,15 +803,15 @@ static void parse_case(sh_src *s, const sh_frame *f)
         if (peek(s, 0) == '(')
             s->pos++;
         for (;;) { /* patterns: p1 | p2 ) */
-            sh_skip_blanks(s);
+            rp_sh_skip_blanks(s);
             rp_sh_word pattern;
-            if (s->pos >= s->end || sh_is_meta(s->text[s->pos]) ||
-                !sh_lex_word(s, f, 0, &pattern, NULL)) {
+            if (s->pos >= s->end || rp_sh_is_meta(s->text[s->pos]) ||
+                !rp_sh_lex_word(s, f, 0, &pattern, NULL)) {
                 if (!st->failed)
                     fail_unexpected(s);
                 return;
             }
-            sh_skip_blanks(s);
+            rp_sh_skip_blanks(s);
             if (peek(s, 0) == '|') {
                 s->pos++;
                 continue;
@@ -834,24 +836,25 @@ static void parse_case(sh_src *s, const sh_frame *f)
             s->pos += len;
             return;
         } else {
-            sh_fail(s, s->pos, "case without esac");
+            rp_sh_fail(s, s->pos, "case without esac");
             return;
         }
     }
 }
 
-static void parse_function_keyword(sh_src *s, const sh_frame *f)
+static void parse_function_keyword(rp_sh_src *s, const rp_sh_frame *f)
 {
-    sh_state *st = s->st;
+    rp_sh_state *st = s->st;
     s->pos += 8;
-    sh_skip_blanks(s);
+    rp_sh_skip_blanks(s);
     rp_sh_word name;
-    if (s->pos >= s->end || sh_is_meta(s->text[s->pos]) || !sh_lex_word(s, f, 0, &name, NULL)) {
+    if (s->pos >= s->end || rp_sh_is_meta(s->text[s->pos]) ||
+        !rp_sh_lex_word(s, f, 0, &name, NULL)) {
         if (!st->failed)
             fail_unexpected(s);
         return;
     }
-    sh_skip_blanks(s);
+    rp_sh_skip_blanks(s);
     if (peek(s, 0) == '(') {
         parse_function_parens(s, f);
         return;
@@ -859,10 +862,10 @@ static void parse_function_keyword(sh_src *s, const sh_frame *f)
     parse_function_body(s, f);
 }
 
-static void parse_command(sh_src *s, const sh_frame *f)
+static void parse_command(rp_sh_src *s, const rp_sh_frame *f)
 {
-    sh_state *st = s->st;
-    sh_skip_blanks(s);
+    rp_sh_state *st = s->st;
+    rp_sh_skip_blanks(s);
     if (s->pos >= s->end) {
         fail_unexpected(s);
         return;
@@ -913,14 +916,14 @@ static void parse_command(sh_src *s, const sh_frame *f)
     default: {
         char c = s->text[s->pos];
         if (c == '(') {
-            int kind = peek(s, 1) == '(' ? sh_arithmetic_kind(s, s->pos + 2) : 0;
+            int kind = peek(s, 1) == '(' ? rp_sh_arithmetic_kind(s, s->pos + 2) : 0;
             if (kind == 1)
                 parse_arith_command(s, f);
             else if (kind == 0)
                 parse_subshell(s, f);
             else
-                sh_fail(s, s->pos, "unterminated ((");
-        } else if (sh_is_meta(c) && !at_redirect(s) &&
+                rp_sh_fail(s, s->pos, "unterminated ((");
+        } else if (rp_sh_is_meta(c) && !at_redirect(s) &&
                    !((c == '<' || c == '>') && peek(s, 1) == '(')) {
             fail_unexpected(s);
         } else {
@@ -936,7 +939,8 @@ static void parse_command(sh_src *s, const sh_frame *f)
 
 /* Adds pipeline membership to the commands [from, to) of one stage. Commands inside
  * substitutions of the stage's words are not themselves piped. */
-static void mark_stage(sh_state *st, const sh_frame *f, size_t from, size_t to, int id, int stage)
+static void mark_stage(rp_sh_state *st, const rp_sh_frame *f, size_t from, size_t to, int id,
+                       int stage)
 {
     const unsigned subst = RP_SH_CTX_CMDSUB | RP_SH_CTX_PROCSUB | RP_SH_CTX_HEREDOC;
     for (size_t i = from; i < to; i++) {
@@ -944,7 +948,7 @@ static void mark_stage(sh_state *st, const sh_frame *f, size_t from, size_t to, 
         if ((c->context & subst) != (f->ctx & subst))
             continue;
         c->context |= RP_SH_CTX_PIPELINE;
-        if (c->pipeline == SH_PIPELINE_UNSET) {
+        if (c->pipeline == RP_SH_PIPELINE_UNSET) {
             c->pipeline = id;
             c->stage = stage;
         }
@@ -954,11 +958,11 @@ static void mark_stage(sh_state *st, const sh_frame *f, size_t from, size_t to, 
 /* `!` and `time [-p]` before a pipeline (bash takes `time` before a later stage too, `!`
  * not). Returns false when the pipeline is only the prefix, which bash accepts before a
  * newline, `;` or the end, and refuses before `&`, `|`, `&&` or `||`. */
-static bool skip_pipeline_prefix(sh_src *s, bool allow_bang)
+static bool skip_pipeline_prefix(rp_sh_src *s, bool allow_bang)
 {
     bool prefix = false;
     for (;;) {
-        sh_skip_blanks(s);
+        rp_sh_skip_blanks(s);
         size_t len = 0;
         reserved rw = peek_reserved(s, &len);
         if (!(rw == RW_TIME || (rw == RW_BANG && allow_bang)))
@@ -966,9 +970,9 @@ static bool skip_pipeline_prefix(sh_src *s, bool allow_bang)
         s->pos += len;
         prefix = true;
         if (rw == RW_TIME) {
-            sh_skip_blanks(s);
+            rp_sh_skip_blanks(s);
             if (peek(s, 0) == '-' && peek(s, 1) == 'p' &&
-                (s->pos + 2 >= s->end || sh_is_meta(s->text[s->pos + 2])))
+                (s->pos + 2 >= s->end || rp_sh_is_meta(s->text[s->pos + 2])))
                 s->pos += 2;
         }
     }
@@ -983,9 +987,9 @@ static bool skip_pipeline_prefix(sh_src *s, bool allow_bang)
     return !s->st->failed;
 }
 
-static void parse_pipeline(sh_src *s, const sh_frame *f)
+static void parse_pipeline(rp_sh_src *s, const rp_sh_frame *f)
 {
-    sh_state *st = s->st;
+    rp_sh_state *st = s->st;
     if (!skip_pipeline_prefix(s, true))
         return;
     size_t stage_start = st->n_cmds, env_start = st->n_envs;
@@ -993,7 +997,7 @@ static void parse_pipeline(sh_src *s, const sh_frame *f)
     int id = -1, stage = 0;
     /* Every stage runs in a subshell of its own: the first is known to be one only at the
      * first `|`, the later ones get their environment before they are read. */
-    sh_frame stage_frame = *f;
+    rp_sh_frame stage_frame = *f;
     while (!st->failed) {
         skip_blanks_and_comment(s);
         if (peek(s, 0) != '|' || peek(s, 1) == '|')
@@ -1002,21 +1006,21 @@ static void parse_pipeline(sh_src *s, const sh_frame *f)
         if (id < 0) {
             id = st->next_pipeline++;
             mark_stage(st, f, stage_start, st->n_cmds, id, 0);
-            sh_rehome(st, stage_start, env_start, f->env, RP_SH_ENV_PIPE_STAGE);
+            rp_sh_rehome(st, stage_start, env_start, f->env, RP_SH_ENV_PIPE_STAGE);
         }
         skip_linebreaks(s);
         stage_start = st->n_cmds;
         if (!skip_pipeline_prefix(s, false))
             break; /* `a | time`: bash times an empty stage */
-        stage_frame.env = sh_new_env(st, RP_SH_ENV_PIPE_STAGE, f->env);
+        stage_frame.env = rp_sh_new_env(st, RP_SH_ENV_PIPE_STAGE, f->env);
         parse_command(s, &stage_frame);
         mark_stage(st, f, stage_start, st->n_cmds, id, ++stage);
     }
 }
 
-static void parse_and_or(sh_src *s, const sh_frame *f)
+static void parse_and_or(rp_sh_src *s, const rp_sh_frame *f)
 {
-    sh_state *st = s->st;
+    rp_sh_state *st = s->st;
     parse_pipeline(s, f);
     while (!st->failed) {
         skip_blanks_and_comment(s);
@@ -1027,12 +1031,12 @@ static void parse_and_or(sh_src *s, const sh_frame *f)
         skip_linebreaks(s);
         size_t start = st->n_cmds;
         parse_pipeline(s, f);
-        sh_mark_range(st, start, RP_SH_CTX_CONDITIONAL);
+        rp_sh_mark_range(st, start, RP_SH_CTX_CONDITIONAL);
     }
 }
 
 /* Where a compound list ends: the end, `)`, `;;`, or a reserved word that closes a construct. */
-static bool at_list_end(const sh_src *s)
+static bool at_list_end(const rp_sh_src *s)
 {
     if (s->pos >= s->end)
         return true;
@@ -1054,9 +1058,9 @@ static bool at_list_end(const sh_src *s)
     }
 }
 
-static void parse_list_until_end(sh_src *s, const sh_frame *f, size_t *count)
+static void parse_list_until_end(rp_sh_src *s, const rp_sh_frame *f, size_t *count)
 {
-    sh_state *st = s->st;
+    rp_sh_state *st = s->st;
     while (!st->failed) {
         skip_linebreaks(s);
         if (at_list_end(s))
@@ -1070,15 +1074,15 @@ static void parse_list_until_end(sh_src *s, const sh_frame *f, size_t *count)
             s->pos++;
         } else if (c == '&' && next != '&' && next != '>') {
             s->pos++;
-            sh_mark_range(st, start, RP_SH_CTX_BACKGROUND);
-            sh_rehome(st, start, env_start, f->env, RP_SH_ENV_BACKGROUND);
+            rp_sh_mark_range(st, start, RP_SH_CTX_BACKGROUND);
+            rp_sh_rehome(st, start, env_start, f->env, RP_SH_ENV_BACKGROUND);
         } else if (c != '\n') {
             return;
         }
     }
 }
 
-void sh_parse_program(sh_src *s, const sh_frame *f)
+void rp_sh_parse_program(rp_sh_src *s, const rp_sh_frame *f)
 {
     if (!enter_nesting(s))
         return;
@@ -1087,11 +1091,11 @@ void sh_parse_program(sh_src *s, const sh_frame *f)
     if (!s->st->failed && s->pos < s->end)
         fail_unexpected(s);
     if (!s->st->failed && s->n_pending > 0)
-        sh_fail(s, s->pos, "here-document without its delimiter line");
+        rp_sh_fail(s, s->pos, "here-document without its delimiter line");
     s->st->nesting--;
 }
 
-void sh_parse_subst_body(sh_src *s, const sh_frame *f)
+void rp_sh_parse_subst_body(rp_sh_src *s, const rp_sh_frame *f)
 {
     size_t open = s->pos - 2;
     size_t count = 0;
@@ -1099,16 +1103,16 @@ void sh_parse_subst_body(sh_src *s, const sh_frame *f)
     if (s->st->failed)
         return;
     if (peek(s, 0) != ')') {
-        sh_fail(s, open, s->pos >= s->end ? "unterminated $(" : "syntax error in $(");
+        rp_sh_fail(s, open, s->pos >= s->end ? "unterminated $(" : "syntax error in $(");
         return;
     }
     s->pos++;
 }
 
-void sh_parse_string(sh_state *st, const char *text, size_t len, size_t base, bool exact,
-                     const sh_frame *f)
+void rp_sh_parse_string(rp_sh_state *st, const char *text, size_t len, size_t base, bool exact,
+                        const rp_sh_frame *f)
 {
-    sh_src s;
-    sh_src_init(&s, st, text, len, base, exact);
-    sh_parse_program(&s, f);
+    rp_sh_src s;
+    rp_sh_src_init(&s, st, text, len, base, exact);
+    rp_sh_parse_program(&s, f);
 }

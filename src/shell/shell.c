@@ -17,18 +17,18 @@ static void *grow(rp_arena *a, void *old, size_t *cap, size_t need, size_t elem_
     return p;
 }
 
-void sh_fail(sh_src *s, size_t pos, const char *why)
+void rp_sh_fail(rp_sh_src *s, size_t pos, const char *why)
 {
-    sh_state *st = s->st;
+    rp_sh_state *st = s->st;
     if (!st->failed) {
         st->failed = true;
         st->error = why;
-        st->error_offset = sh_offset(s, pos);
+        st->error_offset = rp_sh_offset(s, pos);
     }
     s->pos = s->end; /* every loop ends at the end of input */
 }
 
-void sh_fail_state(sh_state *st, size_t offset, const char *why)
+void rp_sh_fail_state(rp_sh_state *st, size_t offset, const char *why)
 {
     if (!st->failed) {
         st->failed = true;
@@ -37,13 +37,14 @@ void sh_fail_state(sh_state *st, size_t offset, const char *why)
     }
 }
 
-size_t sh_offset(const sh_src *s, size_t pos)
+size_t rp_sh_offset(const rp_sh_src *s, size_t pos)
 {
     size_t off = s->exact ? s->base + pos : s->base;
     return off > s->st->top_len ? s->st->top_len : off;
 }
 
-void sh_src_init(sh_src *s, sh_state *st, const char *text, size_t len, size_t base, bool exact)
+void rp_sh_src_init(rp_sh_src *s, rp_sh_state *st, const char *text, size_t len, size_t base,
+                    bool exact)
 {
     memset(s, 0, sizeof *s);
     s->st = st;
@@ -53,25 +54,25 @@ void sh_src_init(sh_src *s, sh_state *st, const char *text, size_t len, size_t b
     s->exact = exact;
 }
 
-void sh_push_word(sh_state *st, const rp_sh_word *w)
+void rp_sh_push_word(rp_sh_state *st, const rp_sh_word *w)
 {
     st->words = grow(st->arena, st->words, &st->cap_words, st->n_words + 1, sizeof *w);
     st->words[st->n_words++] = *w;
 }
 
-void sh_push_assign(sh_state *st, const rp_sh_word *w)
+void rp_sh_push_assign(rp_sh_state *st, const rp_sh_word *w)
 {
     st->assigns = grow(st->arena, st->assigns, &st->cap_assigns, st->n_assigns + 1, sizeof *w);
     st->assigns[st->n_assigns++] = *w;
 }
 
-void sh_push_redir(sh_state *st, const rp_sh_redir *r)
+void rp_sh_push_redir(rp_sh_state *st, const rp_sh_redir *r)
 {
     st->redirs = grow(st->arena, st->redirs, &st->cap_redirs, st->n_redirs + 1, sizeof *r);
     st->redirs[st->n_redirs++] = *r;
 }
 
-size_t sh_reserve_command(sh_state *st)
+size_t rp_sh_reserve_command(rp_sh_state *st)
 {
     if (st->n_cmds == st->cap_cmds) {
         size_t cap = st->cap_cmds;
@@ -82,12 +83,12 @@ size_t sh_reserve_command(sh_state *st)
     }
     size_t idx = st->n_cmds++;
     memset(&st->cmds[idx], 0, sizeof st->cmds[idx]);
-    st->cmds[idx].pipeline = SH_PIPELINE_UNSET;
+    st->cmds[idx].pipeline = RP_SH_PIPELINE_UNSET;
     st->wrapper_of[idx] = -1;
     return idx;
 }
 
-void sh_normalise_program(rp_sh_command *c)
+void rp_sh_normalise_program(rp_sh_command *c)
 {
     c->program = NULL;
     c->program_is_path = false;
@@ -110,13 +111,13 @@ void sh_normalise_program(rp_sh_command *c)
     c->program = w->text[0] == '/' ? slash + 1 : w->text;
 }
 
-void sh_mark_range(sh_state *st, size_t from, unsigned ctx_bits)
+void rp_sh_mark_range(rp_sh_state *st, size_t from, unsigned ctx_bits)
 {
     for (size_t i = from; i < st->n_cmds; i++)
         st->cmds[i].context |= ctx_bits;
 }
 
-int sh_new_env(sh_state *st, unsigned kind, int parent)
+int rp_sh_new_env(rp_sh_state *st, unsigned kind, int parent)
 {
     if (st->n_envs >= st->cap_envs) { /* env 0 is implicit while cap_envs is 0 */
         size_t cap = st->cap_envs, kcap = st->cap_envs;
@@ -134,9 +135,9 @@ int sh_new_env(sh_state *st, unsigned kind, int parent)
     return id;
 }
 
-int sh_rehome(sh_state *st, size_t cmd_from, size_t env_from, int from, unsigned kind)
+int rp_sh_rehome(rp_sh_state *st, size_t cmd_from, size_t env_from, int from, unsigned kind)
 {
-    int id = sh_new_env(st, kind, from);
+    int id = rp_sh_new_env(st, kind, from);
     for (size_t i = cmd_from; i < st->n_cmds; i++)
         if (st->cmds[i].env == from)
             st->cmds[i].env = id;
@@ -150,7 +151,7 @@ int sh_rehome(sh_state *st, size_t cmd_from, size_t env_from, int from, unsigned
 
 /* Renumbers the environments in pre-order (children in the order they started), so that a
  * parent's id is below its children's: consumers can then walk them in one forward pass. */
-static void renumber_envs(sh_state *st)
+static void renumber_envs(rp_sh_state *st)
 {
     size_t n = st->n_envs;
     int *first = rp_arena_alloc(st->arena, n * sizeof(int));
@@ -193,12 +194,12 @@ static void renumber_envs(sh_state *st)
     st->env_kind = kind;
 }
 
-void sh_scratch_grow(sh_state *st, size_t more)
+void rp_sh_scratch_grow(rp_sh_state *st, size_t more)
 {
     st->scratch = grow(st->arena, st->scratch, &st->cap_scratch, st->n_scratch + more, 1);
 }
 
-void sh_scratch_put(sh_state *st, const char *p, size_t n)
+void rp_sh_scratch_put(rp_sh_state *st, const char *p, size_t n)
 {
     if (n == 0)
         return;
@@ -207,7 +208,7 @@ void sh_scratch_put(sh_state *st, const char *p, size_t n)
     st->n_scratch += n;
 }
 
-char *sh_scratch_finish(sh_state *st, size_t mark, size_t *len_out)
+char *rp_sh_scratch_finish(rp_sh_state *st, size_t mark, size_t *len_out)
 {
     size_t n = st->n_scratch - mark;
     char *out = rp_arena_alloc(st->arena, n + 1);
@@ -222,7 +223,7 @@ char *sh_scratch_finish(sh_state *st, size_t mark, size_t *len_out)
 
 int rp_sh_parse(rp_arena *a, const char *src, size_t len, struct rp_sh_parse *out)
 {
-    sh_state st;
+    rp_sh_state st;
     memset(&st, 0, sizeof st);
     st.arena = a;
     st.top_len = len;
@@ -233,10 +234,10 @@ int rp_sh_parse(rp_arena *a, const char *src, size_t len, struct rp_sh_parse *ou
     const char *nul = memchr(src, '\0', len);
     size_t readable = nul ? (size_t)(nul - src) : len;
 
-    sh_src s;
-    sh_src_init(&s, &st, src, readable, 0, true);
-    sh_frame top = {.ctx = 0, .depth = 0, .wrapper = -1, .env = 0};
-    sh_parse_program(&s, &top);
+    rp_sh_src s;
+    rp_sh_src_init(&s, &st, src, readable, 0, true);
+    rp_sh_frame top = {.ctx = 0, .depth = 0, .wrapper = -1, .env = 0};
+    rp_sh_parse_program(&s, &top);
     if (nul && !st.failed) {
         st.failed = true;
         st.error = "NUL byte in command";
@@ -245,7 +246,7 @@ int rp_sh_parse(rp_arena *a, const char *src, size_t len, struct rp_sh_parse *ou
 
     for (size_t i = 0; i < st.n_cmds; i++) {
         rp_sh_command *c = &st.cmds[i];
-        if (c->pipeline == SH_PIPELINE_UNSET) {
+        if (c->pipeline == RP_SH_PIPELINE_UNSET) {
             c->pipeline = -1;
             c->stage = 0;
         }

@@ -19,8 +19,8 @@ static bool starts_with(const char *s, const char *prefix)
     return strncmp(s, prefix, strlen(prefix)) == 0;
 }
 
-void rp_write_targets_add(rp_arena *a, rp_write_targets *t, const char *path, bool dynamic,
-                          const char *base)
+void rp_sh_write_targets_add(rp_arena *a, rp_sh_write_targets *t, const char *path, bool dynamic,
+                             const char *base)
 {
     if (path == NULL || path[0] == '\0')
         return;
@@ -29,7 +29,7 @@ void rp_write_targets_add(rp_arena *a, rp_write_targets *t, const char *path, bo
         t->items = rp_arena_realloc(a, t->items, t->cap * sizeof *t->items, cap * sizeof *t->items);
         t->cap = cap;
     }
-    t->items[t->n++] = (rp_write_target){.path = path, .dynamic = dynamic, .base = base};
+    t->items[t->n++] = (rp_sh_write_target){.path = path, .dynamic = dynamic, .base = base};
 }
 
 /* ---- shell commands ---- */
@@ -37,14 +37,14 @@ void rp_write_targets_add(rp_arena *a, rp_write_targets *t, const char *path, bo
 typedef struct cmd_view {
     const rp_sh_command *c;
     rp_arena *a;
-    rp_write_targets *out;
+    rp_sh_write_targets *out;
     const char *base;
 } cmd_view;
 
 static void add_word(cmd_view *v, size_t i)
 {
     const rp_sh_word *w = &v->c->words[i];
-    rp_write_targets_add(v->a, v->out, w->text, !rp_sh_word_static(w), v->base);
+    rp_sh_write_targets_add(v->a, v->out, w->text, !rp_sh_word_static(w), v->base);
 }
 
 /* Whether the short option letter `opt` of program-specific `value_opts` takes a value. */
@@ -106,7 +106,8 @@ static void destination(cmd_view *v, const char *short_values, bool install)
         if (streq(t, "--"))
             break;
         if (starts_with(t, "--target-directory=")) {
-            rp_write_targets_add(v->a, v->out, t + 19, !rp_sh_word_static(&c->words[i]), v->base);
+            rp_sh_write_targets_add(v->a, v->out, t + 19, !rp_sh_word_static(&c->words[i]),
+                                    v->base);
             return;
         }
         if ((streq(t, "-t") || streq(t, "--target-directory")) && i + 1 < c->n_words) {
@@ -114,7 +115,7 @@ static void destination(cmd_view *v, const char *short_values, bool install)
             return;
         }
         if (t[0] == '-' && t[1] == 't' && t[2] != '\0') {
-            rp_write_targets_add(v->a, v->out, t + 2, !rp_sh_word_static(&c->words[i]), v->base);
+            rp_sh_write_targets_add(v->a, v->out, t + 2, !rp_sh_word_static(&c->words[i]), v->base);
             return;
         }
         if (install && t[0] == '-' && t[1] != '-' && strchr(t, 'd') != NULL)
@@ -203,7 +204,7 @@ static void dd_output(cmd_view *v)
     for (size_t i = 1; i < v->c->n_words; i++) {
         const rp_sh_word *w = &v->c->words[i];
         if (starts_with(w->text, "of="))
-            rp_write_targets_add(v->a, v->out, w->text + 3, !rp_sh_word_static(w), v->base);
+            rp_sh_write_targets_add(v->a, v->out, w->text + 3, !rp_sh_word_static(w), v->base);
     }
 }
 
@@ -212,8 +213,8 @@ static void command_targets(cmd_view *v)
     const rp_sh_command *c = v->c;
     for (size_t i = 0; i < c->n_redirs; i++)
         if (rp_sh_redir_writes(&c->redirs[i]))
-            rp_write_targets_add(v->a, v->out, c->redirs[i].target.text,
-                                 !rp_sh_word_static(&c->redirs[i].target), v->base);
+            rp_sh_write_targets_add(v->a, v->out, c->redirs[i].target.text,
+                                    !rp_sh_word_static(&c->redirs[i].target), v->base);
     const char *p = c->program;
     if (p == NULL)
         return;
@@ -254,7 +255,7 @@ static const char *after_cd(rp_arena *a, const rp_sh_command *c, const char *bas
     return base == NULL ? rp_path_normalize(a, dir) : rp_path_join(a, base, dir);
 }
 
-void rp_shell_write_targets(rp_arena *a, const struct rp_sh_parse *p, rp_write_targets *out)
+void rp_sh_write_targets_of(rp_arena *a, const struct rp_sh_parse *p, rp_sh_write_targets *out)
 {
     const char *base = NULL;
     for (size_t i = 0; i < p->n_commands; i++) {
@@ -268,7 +269,7 @@ void rp_shell_write_targets(rp_arena *a, const struct rp_sh_parse *p, rp_write_t
     }
 }
 
-void rp_shell_write_targets_fallback(rp_arena *a, const char *command, rp_write_targets *out)
+void rp_sh_write_targets_fallback(rp_arena *a, const char *command, rp_sh_write_targets *out)
 {
     const char *s = command;
     while (*s) {
@@ -289,7 +290,7 @@ void rp_shell_write_targets_fallback(rp_arena *a, const char *command, rp_write_
             if (s[i] != '\'' && s[i] != '"' && s[i] != '\\')
                 w[len++] = s[i];
         w[len] = '\0';
-        rp_write_targets_add(a, out, w, strchr(w, '$') != NULL || strchr(w, '`') != NULL, NULL);
+        rp_sh_write_targets_add(a, out, w, strchr(w, '$') != NULL || strchr(w, '`') != NULL, NULL);
         s += n;
     }
 }

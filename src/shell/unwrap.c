@@ -71,20 +71,20 @@ static size_t skip_options(const rp_sh_word *w, size_t n, size_t i, const option
 
 static bool is_assignment_text(const rp_sh_word *w)
 {
-    if (!is_static(w) || !sh_is_name_start(w->text[0]))
+    if (!is_static(w) || !rp_sh_is_name_start(w->text[0]))
         return false;
     size_t i = 1;
-    while (sh_is_name_char(w->text[i]))
+    while (rp_sh_is_name_char(w->text[i]))
         i++;
     return w->text[i] == '=';
 }
 
 /* The frame of what the wrapper at idx runs. */
-static bool child_frame(sh_state *st, size_t idx, const sh_frame *f, unsigned extra_ctx,
-                        sh_frame *out)
+static bool child_frame(rp_sh_state *st, size_t idx, const rp_sh_frame *f, unsigned extra_ctx,
+                        rp_sh_frame *out)
 {
     if (f->depth + 1 > RP_SH_MAX_DEPTH) {
-        sh_fail_state(st, st->cmds[idx].offset, "wrappers nested too deep");
+        rp_sh_fail_state(st, st->cmds[idx].offset, "wrappers nested too deep");
         return false;
     }
     *out = *f;
@@ -110,14 +110,14 @@ typedef struct inner_spec {
 } inner_spec;
 
 /* Lists the command a wrapper executes directly (a slice of its words). */
-static void emit_inner(sh_state *st, size_t idx, const sh_frame *f, const inner_spec *in)
+static void emit_inner(rp_sh_state *st, size_t idx, const rp_sh_frame *f, const inner_spec *in)
 {
     if (in->n_words == 0 || st->failed)
         return;
-    sh_frame inner;
+    rp_sh_frame inner;
     if (!child_frame(st, idx, f, in->extra_ctx, &inner))
         return;
-    size_t k = sh_reserve_command(st);
+    size_t k = rp_sh_reserve_command(st);
     rp_sh_command *c = &st->cmds[k];
     c->words = in->words;
     c->n_words = in->n_words;
@@ -132,11 +132,11 @@ static void emit_inner(sh_state *st, size_t idx, const sh_frame *f, const inner_
     c->offset = inner.span_off;
     c->end = inner.span_end;
     st->wrapper_of[k] = (int)idx;
-    sh_normalise_program(c);
-    sh_unwrap(st, k, &inner);
+    rp_sh_normalise_program(c);
+    rp_sh_unwrap(st, k, &inner);
 }
 
-static void emit_words(sh_state *st, size_t idx, const sh_frame *f, rp_sh_word *w, size_t n)
+static void emit_words(rp_sh_state *st, size_t idx, const rp_sh_frame *f, rp_sh_word *w, size_t n)
 {
     inner_spec in = {.words = w, .n_words = n};
     emit_inner(st, idx, f, &in);
@@ -144,32 +144,33 @@ static void emit_words(sh_state *st, size_t idx, const sh_frame *f, rp_sh_word *
 
 /* Parses a string the wrapper hands to a shell. A syntax error there makes the whole command
  * unreadable; the error says where it was, since `bash -n` sees only a quoted string. */
-static void parse_run_string(sh_state *st, const char *text, size_t len, size_t base,
-                             const sh_frame *inner)
+static void parse_run_string(rp_sh_state *st, const char *text, size_t len, size_t base,
+                             const rp_sh_frame *inner)
 {
     bool failed_before = st->failed;
-    sh_parse_string(st, text, len, base, false, inner);
+    rp_sh_parse_string(st, text, len, base, false, inner);
     if (st->failed && !failed_before)
-        st->error = SH_ERROR_IN_STRING;
+        st->error = RP_SH_ERROR_IN_STRING;
 }
 
 /* A string a shell will run: parsed as a program; a dynamic one is an unknown command.
  * new_shell: a new shell process runs it (bash -c, su -c, …), so it gets an environment of
  * its own; eval and env -S do not start one. */
-static void run_string(sh_state *st, size_t idx, const sh_frame *f, rp_sh_word *w, const char *text,
-                       size_t len, unsigned extra_ctx, const char *host, bool new_shell)
+static void run_string(rp_sh_state *st, size_t idx, const rp_sh_frame *f, rp_sh_word *w,
+                       const char *text, size_t len, unsigned extra_ctx, const char *host,
+                       bool new_shell)
 {
     if (st->failed)
         return;
-    sh_frame inner;
+    rp_sh_frame inner;
     if (!child_frame(st, idx, f, RP_SH_CTX_STRING | extra_ctx, &inner))
         return;
     if (host)
         inner.remote_host = host;
     if (new_shell)
-        inner.env = sh_new_env(st, RP_SH_ENV_STRING, f->env);
+        inner.env = rp_sh_new_env(st, RP_SH_ENV_STRING, f->env);
     if (w && !is_static(w)) {
-        sh_frame outer = *f; /* so that the unknown command keeps the ssh destination */
+        rp_sh_frame outer = *f; /* so that the unknown command keeps the ssh destination */
         if (host)
             outer.remote_host = host;
         outer.env = inner.env;
@@ -182,34 +183,34 @@ static void run_string(sh_state *st, size_t idx, const sh_frame *f, rp_sh_word *
 
 /* words[from..n) joined by single spaces (as eval, ssh and watch join them). Sets *dynamic
  * when one of them is not static. */
-static char *join_words(sh_state *st, const rp_sh_word *w, size_t from, size_t n, bool quote,
+static char *join_words(rp_sh_state *st, const rp_sh_word *w, size_t from, size_t n, bool quote,
                         size_t *len, bool *dynamic)
 {
     size_t mark = st->n_scratch;
     *dynamic = false;
     for (size_t i = from; i < n; i++) {
         if (i > from)
-            sh_scratch_putc(st, ' ');
+            rp_sh_scratch_putc(st, ' ');
         if (!is_static(&w[i]))
             *dynamic = true;
         if (!quote) {
-            sh_scratch_put(st, w[i].text, w[i].len);
+            rp_sh_scratch_put(st, w[i].text, w[i].len);
             continue;
         }
-        sh_scratch_putc(st, '\'');
+        rp_sh_scratch_putc(st, '\'');
         for (size_t k = 0; k < w[i].len; k++) {
             if (w[i].text[k] == '\'')
-                sh_scratch_put(st, "'\\''", 4);
+                rp_sh_scratch_put(st, "'\\''", 4);
             else
-                sh_scratch_putc(st, w[i].text[k]);
+                rp_sh_scratch_putc(st, w[i].text[k]);
         }
-        sh_scratch_putc(st, '\'');
+        rp_sh_scratch_putc(st, '\'');
     }
-    return sh_scratch_finish(st, mark, len);
+    return rp_sh_scratch_finish(st, mark, len);
 }
 
-static void run_joined(sh_state *st, size_t idx, const sh_frame *f, rp_sh_word *w, size_t from,
-                       size_t n, unsigned extra_ctx, const char *host, bool new_shell)
+static void run_joined(rp_sh_state *st, size_t idx, const rp_sh_frame *f, rp_sh_word *w,
+                       size_t from, size_t n, unsigned extra_ctx, const char *host, bool new_shell)
 {
     if (from >= n)
         return;
@@ -221,13 +222,13 @@ static void run_joined(sh_state *st, size_t idx, const sh_frame *f, rp_sh_word *
         return;
     }
     rp_sh_word *anchor = &w[from];
-    sh_frame inner;
+    rp_sh_frame inner;
     if (!child_frame(st, idx, f, RP_SH_CTX_STRING | extra_ctx, &inner))
         return;
     if (host)
         inner.remote_host = host;
     if (new_shell)
-        inner.env = sh_new_env(st, RP_SH_ENV_STRING, f->env);
+        inner.env = rp_sh_new_env(st, RP_SH_ENV_STRING, f->env);
     parse_run_string(st, text, len, anchor->offset, &inner);
 }
 
@@ -253,8 +254,8 @@ static const char *const flock_long[] = {"--timeout", "--wait", "--conflict-exit
 static const char *const ssh_long[] = {NULL};
 
 /* sudo/env: NAME=value operands before the program are the inner command's assignments. */
-static void emit_with_assigns(sh_state *st, size_t idx, const sh_frame *f, rp_sh_word *w, size_t n,
-                              size_t i)
+static void emit_with_assigns(rp_sh_state *st, size_t idx, const rp_sh_frame *f, rp_sh_word *w,
+                              size_t n, size_t i)
 {
     size_t j = i;
     while (j < n && is_assignment_text(&w[j]))
@@ -264,7 +265,7 @@ static void emit_with_assigns(sh_state *st, size_t idx, const sh_frame *f, rp_sh
 }
 
 /* env [-i] [-u NAME] [-C DIR] [-S STRING] [NAME=VALUE]… [COMMAND [ARG]…] */
-static void unwrap_env(sh_state *st, size_t idx, const sh_frame *f, rp_sh_word *w, size_t n)
+static void unwrap_env(rp_sh_state *st, size_t idx, const rp_sh_frame *f, rp_sh_word *w, size_t n)
 {
     size_t i = 1;
     rp_sh_word *split = NULL; /* the word holding the -S string */
@@ -331,21 +332,21 @@ static void unwrap_env(sh_state *st, size_t idx, const sh_frame *f, rp_sh_word *
     }
     /* env splits the string into arguments that take its place: parse `env STRING 'rest'…`. */
     size_t mark = st->n_scratch;
-    sh_scratch_put(st, "env ", 4);
-    sh_scratch_put(st, split_text, strlen(split_text));
+    rp_sh_scratch_put(st, "env ", 4);
+    rp_sh_scratch_put(st, split_text, strlen(split_text));
     if (i < n) {
         bool dynamic;
         size_t rest_len;
         char *rest = join_words(st, w, i, n, true, &rest_len, &dynamic);
-        sh_scratch_putc(st, ' ');
-        sh_scratch_put(st, rest, rest_len);
+        rp_sh_scratch_putc(st, ' ');
+        rp_sh_scratch_put(st, rest, rest_len);
     }
     size_t len;
-    char *text = sh_scratch_finish(st, mark, &len);
+    char *text = rp_sh_scratch_finish(st, mark, &len);
     run_string(st, idx, f, NULL, text, len, 0, NULL, false);
 }
 
-static void unwrap_command_builtin(sh_state *st, size_t idx, const sh_frame *f, rp_sh_word *w,
+static void unwrap_command_builtin(rp_sh_state *st, size_t idx, const rp_sh_frame *f, rp_sh_word *w,
                                    size_t n, bool is_command)
 {
     size_t i = 1;
@@ -365,7 +366,7 @@ static void unwrap_command_builtin(sh_state *st, size_t idx, const sh_frame *f, 
     emit_inner(st, idx, f, &in);
 }
 
-static void unwrap_find(sh_state *st, size_t idx, const sh_frame *f, rp_sh_word *w, size_t n)
+static void unwrap_find(rp_sh_state *st, size_t idx, const rp_sh_frame *f, rp_sh_word *w, size_t n)
 {
     for (size_t i = 1; i < n && !st->failed; i++) {
         if (!(text_is(&w[i], "-exec") || text_is(&w[i], "-execdir") || text_is(&w[i], "-ok") ||
@@ -381,7 +382,7 @@ static void unwrap_find(sh_state *st, size_t idx, const sh_frame *f, rp_sh_word 
     }
 }
 
-static void unwrap_shell(sh_state *st, size_t idx, const sh_frame *f, rp_sh_word *w, size_t n)
+static void unwrap_shell(rp_sh_state *st, size_t idx, const rp_sh_frame *f, rp_sh_word *w, size_t n)
 {
     bool has_c = false;
     size_t i = 1;
@@ -414,8 +415,9 @@ static void unwrap_shell(sh_state *st, size_t idx, const sh_frame *f, rp_sh_word
  * attached, `-cSTRING`), `--command STRING`, `--command=STRING`, or su's
  * `--session-command`. Short options listed in `value_shorts` take a value (attached or the next
  * word); those in `attached_only` take only an attached one (script's `-t[FILE]`). */
-static void unwrap_dash_c(sh_state *st, size_t idx, const sh_frame *f, rp_sh_word *w, size_t n,
-                          bool session_command, const char *value_shorts, const char *attached_only)
+static void unwrap_dash_c(rp_sh_state *st, size_t idx, const rp_sh_frame *f, rp_sh_word *w,
+                          size_t n, bool session_command, const char *value_shorts,
+                          const char *attached_only)
 {
     for (size_t i = 1; i < n; i++) {
         if (!is_static(&w[i]))
@@ -454,17 +456,18 @@ static void unwrap_dash_c(sh_state *st, size_t idx, const sh_frame *f, rp_sh_wor
     }
 }
 
-static void unwrap_su(sh_state *st, size_t idx, const sh_frame *f, rp_sh_word *w, size_t n)
+static void unwrap_su(rp_sh_state *st, size_t idx, const rp_sh_frame *f, rp_sh_word *w, size_t n)
 {
     unwrap_dash_c(st, idx, f, w, n, true, "gGsw", "");
 }
 
-static void unwrap_script(sh_state *st, size_t idx, const sh_frame *f, rp_sh_word *w, size_t n)
+static void unwrap_script(rp_sh_state *st, size_t idx, const rp_sh_frame *f, rp_sh_word *w,
+                          size_t n)
 {
     unwrap_dash_c(st, idx, f, w, n, false, "EIOBTm", "t");
 }
 
-static void unwrap_flock(sh_state *st, size_t idx, const sh_frame *f, rp_sh_word *w, size_t n)
+static void unwrap_flock(rp_sh_state *st, size_t idx, const rp_sh_frame *f, rp_sh_word *w, size_t n)
 {
     static const option_spec spec = {"wE", NULL, flock_long};
     size_t i = skip_options(w, n, 1, &spec);
@@ -479,7 +482,7 @@ static void unwrap_flock(sh_state *st, size_t idx, const sh_frame *f, rp_sh_word
     emit_words(st, idx, f, w + i, n - i);
 }
 
-static void unwrap_watch(sh_state *st, size_t idx, const sh_frame *f, rp_sh_word *w, size_t n)
+static void unwrap_watch(rp_sh_state *st, size_t idx, const rp_sh_frame *f, rp_sh_word *w, size_t n)
 {
     static const option_spec spec = {"nq", "d", watch_long};
     size_t i = skip_options(w, n, 1, &spec);
@@ -496,7 +499,7 @@ static void unwrap_watch(sh_state *st, size_t idx, const sh_frame *f, rp_sh_word
         run_joined(st, idx, f, w, i, n, 0, NULL, true); /* watch runs sh -c "ARGS…" */
 }
 
-static void unwrap_ssh(sh_state *st, size_t idx, const sh_frame *f, rp_sh_word *w, size_t n)
+static void unwrap_ssh(rp_sh_state *st, size_t idx, const rp_sh_frame *f, rp_sh_word *w, size_t n)
 {
     static const option_spec spec = {"bcDEeFIiJLlmOopQRSWw", NULL, ssh_long};
     size_t i = skip_options(w, n, 1, &spec);
@@ -506,8 +509,8 @@ static void unwrap_ssh(sh_state *st, size_t idx, const sh_frame *f, rp_sh_word *
     run_joined(st, idx, f, w, i + 1, n, RP_SH_CTX_REMOTE, host, true);
 }
 
-static void unwrap_with_spec(sh_state *st, size_t idx, const sh_frame *f, rp_sh_word *w, size_t n,
-                             const option_spec *spec, size_t positionals, bool extra_args)
+static void unwrap_with_spec(rp_sh_state *st, size_t idx, const rp_sh_frame *f, rp_sh_word *w,
+                             size_t n, const option_spec *spec, size_t positionals, bool extra_args)
 {
     size_t i = skip_options(w, n, 1, spec);
     i += positionals;
@@ -546,7 +549,7 @@ typedef enum wrapper_kind {
 
 /* `trap ACTION SIGNAL…`: ACTION is a string the current shell runs later (on a signal, at
  * EXIT, on ERR); `trap -p`/`-l`, `trap - SIG` (reset) and `trap '' SIG` (ignore) run nothing. */
-static void unwrap_trap(sh_state *st, size_t idx, const sh_frame *f, rp_sh_word *w, size_t n)
+static void unwrap_trap(rp_sh_state *st, size_t idx, const rp_sh_frame *f, rp_sh_word *w, size_t n)
 {
     size_t i = 1;
     if (i < n && is_static(&w[i]) && strcmp(w[i].text, "--") == 0)
@@ -592,7 +595,7 @@ static wrapper_kind wrapper_of(const char *program)
     return hit ? hit->kind : WRAP_NONE;
 }
 
-void sh_unwrap(sh_state *st, size_t idx, const sh_frame *f)
+void rp_sh_unwrap(rp_sh_state *st, size_t idx, const rp_sh_frame *f)
 {
     const rp_sh_command *c = &st->cmds[idx];
     const char *p = c->program;

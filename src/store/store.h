@@ -125,13 +125,13 @@ bool rp_store_is_trusted(rp_store *s, const char *dir);
 #define RP_USAGE_MAX_COST_NUSD 1000000000000000LL /* $1,000,000 */
 
 /* A session's place in a spawn tree and its owner. */
-typedef struct rp_session_link {
+typedef struct rp_store_session_link {
     const char *session_id;
     const char *parent_session_id; /* NULL for a root session */
     const char *root_session_id;   /* never NULL once resolved (a root is its own root) */
     const char *user_id;           /* the session's own owner, NULL when unknown */
     const char *owner_id;          /* the root session's owner, else user_id; NULL when none */
-} rp_session_link;
+} rp_store_session_link;
 
 /* Records what an event says about a session and returns the resolved link (strings in a).
  * parent/root/user may each be NULL (= not stated). Rules: a known parent or user is never
@@ -151,7 +151,7 @@ typedef struct rp_session_link {
  * in between). */
 int rp_store_link_session(rp_store *s, const char *session_id, const char *parent_session_id,
                           const char *root_session_id, const char *user_id, int64_t now_us,
-                          rp_arena *a, rp_session_link *out);
+                          rp_arena *a, rp_store_session_link *out);
 
 /* One recorded usage: one row of the ledger. */
 typedef struct rp_usage_record {

@@ -28,7 +28,7 @@
 
 #include "store/store.h"
 
-const char *const rp_state_sidecars[3] = {"-wal", "-shm", "-journal"};
+const char *const rp_store_sidecars[3] = {"-wal", "-shm", "-journal"};
 
 static const char *who_may_write(mode_t mode)
 {
@@ -38,7 +38,7 @@ static const char *who_may_write(mode_t mode)
     return (mode & 020) ? "its group" : "others";
 }
 
-int rp_state_check_dir(const char *dir, const struct stat *st, char *err, size_t err_size)
+int rp_store_check_dir(const char *dir, const struct stat *st, char *err, size_t err_size)
 {
     if (!S_ISDIR(st->st_mode)) {
         snprintf(err, err_size, "state directory %s is not a directory", dir);
@@ -62,7 +62,7 @@ int rp_state_check_dir(const char *dir, const struct stat *st, char *err, size_t
     return 0;
 }
 
-int rp_state_check_file(const char *path, const struct stat *st, char *err, size_t err_size)
+int rp_store_check_file(const char *path, const struct stat *st, char *err, size_t err_size)
 {
     if (S_ISLNK(st->st_mode)) {
         snprintf(err, err_size,
@@ -97,7 +97,7 @@ int rp_state_check_file(const char *path, const struct stat *st, char *err, size
     return 0;
 }
 
-int rp_state_prepare_file(const char *path, int create, char *err, size_t err_size)
+int rp_store_prepare_file(const char *path, int create, char *err, size_t err_size)
 {
     /* O_NONBLOCK: a FIFO planted at the name must not hang the open (it is refused below). */
     int flags = O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK;
@@ -112,7 +112,7 @@ int rp_state_prepare_file(const char *path, int create, char *err, size_t err_si
             return 0;
         }
         /* ELOOP (a symlink), EACCES (someone else's file): say what is there, if we can. */
-        if (lstat(path, &st) == 0 && rp_state_check_file(path, &st, err, err_size) != 0) {
+        if (lstat(path, &st) == 0 && rp_store_check_file(path, &st, err, err_size) != 0) {
             return -1;
         }
         snprintf(err, err_size, "cannot open %s: %s", path, strerror(e));
@@ -123,7 +123,7 @@ int rp_state_prepare_file(const char *path, int create, char *err, size_t err_si
     if (fstat(fd, &st) != 0) {
         snprintf(err, err_size, "cannot stat %s: %s", path, strerror(errno));
         rc = -1;
-    } else if (rp_state_check_file(path, &st, err, err_size) != 0) {
+    } else if (rp_store_check_file(path, &st, err, err_size) != 0) {
         rc = -1;
     } else if ((st.st_mode & 077) != 0 && fchmod(fd, 0600) != 0) {
         /* Readable by others (an older rampart, a copy): it holds the audit log. */
@@ -151,16 +151,16 @@ int rp_store_check_state_dir(const char *dir, char *problem, size_t size)
         snprintf(problem, size, "cannot stat state directory %s: %s", real, strerror(errno));
         return -1;
     }
-    if (rp_state_check_dir(real, &st, problem, size) != 0) {
+    if (rp_store_check_dir(real, &st, problem, size) != 0) {
         return -1;
     }
     char path[PATH_MAX + 32];
     snprintf(path, sizeof path, "%s/state.db", strcmp(real, "/") == 0 ? "" : real);
     size_t base = strlen(path);
-    for (size_t i = 0; i <= sizeof rp_state_sidecars / sizeof rp_state_sidecars[0]; i++) {
+    for (size_t i = 0; i <= sizeof rp_store_sidecars / sizeof rp_store_sidecars[0]; i++) {
         path[base] = '\0';
         if (i > 0) {
-            strcat(path, rp_state_sidecars[i - 1]);
+            strcat(path, rp_store_sidecars[i - 1]);
         }
         if (lstat(path, &st) != 0) {
             if (errno == ENOENT) {
@@ -169,7 +169,7 @@ int rp_store_check_state_dir(const char *dir, char *problem, size_t size)
             snprintf(problem, size, "cannot stat %s: %s", path, strerror(errno));
             return -1;
         }
-        if (rp_state_check_file(path, &st, problem, size) != 0) {
+        if (rp_store_check_file(path, &st, problem, size) != 0) {
             return -1;
         }
     }

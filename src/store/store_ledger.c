@@ -152,7 +152,7 @@ static int is_ancestor_or_self(rp_store *s, const char *sid, const char *parent,
 
 /* The link rules (see the top of the file and store.h); runs inside a transaction. */
 static int link_in_tx(rp_store *s, const char *sid, const char *parent, const char *root,
-                      const char *user, int64_t now_us, rp_arena *a, rp_session_link *out)
+                      const char *user, int64_t now_us, rp_arena *a, rp_store_session_link *out)
 {
     parent = stated(parent);
     root = stated(root);
@@ -262,7 +262,7 @@ static int link_in_tx(rp_store *s, const char *sid, const char *parent, const ch
 
 int rp_store_link_session(rp_store *s, const char *session_id, const char *parent_session_id,
                           const char *root_session_id, const char *user_id, int64_t now_us,
-                          rp_arena *a, rp_session_link *out)
+                          rp_arena *a, rp_store_session_link *out)
 {
     if (s == NULL || a == NULL || out == NULL) {
         return -1;
@@ -349,7 +349,7 @@ static int record_in_tx(rp_store *s, const rp_usage_record *r, bool *duplicate)
         }
     }
     rp_arena a = {0};
-    rp_session_link link;
+    rp_store_session_link link;
     int rc = link_in_tx(s, r->session_id, r->parent_session_id, r->root_session_id, r->user_id,
                         r->time_us, &a, &link);
     if (rc == 0) {

@@ -325,24 +325,24 @@ static int resolve_dir(const char *dir, char *real, char *err, size_t err_size)
         snprintf(err, err_size, "cannot stat state directory %s: %s", real, strerror(errno));
         return -1;
     }
-    return rp_state_check_dir(real, &st, err, err_size);
+    return rp_store_check_dir(real, &st, err, err_size);
 }
 
 /* The database file (created 0600 before SQLite sees it) and whatever -wal/-shm/-journal files
  * are already there, each checked on its open descriptor. */
 static int prepare_files(const char *db_path, char *err, size_t err_size)
 {
-    if (rp_state_prepare_file(db_path, 1, err, err_size) != 0) {
+    if (rp_store_prepare_file(db_path, 1, err, err_size) != 0) {
         return -1;
     }
     char path[PATH_MAX + 32];
-    for (size_t i = 0; i < sizeof rp_state_sidecars / sizeof rp_state_sidecars[0]; i++) {
-        int n = snprintf(path, sizeof path, "%s%s", db_path, rp_state_sidecars[i]);
+    for (size_t i = 0; i < sizeof rp_store_sidecars / sizeof rp_store_sidecars[0]; i++) {
+        int n = snprintf(path, sizeof path, "%s%s", db_path, rp_store_sidecars[i]);
         if (n < 0 || (size_t)n >= sizeof path) {
             snprintf(err, err_size, "state path too long: %.100s...", db_path);
             return -1;
         }
-        if (rp_state_prepare_file(path, 0, err, err_size) != 0) {
+        if (rp_store_prepare_file(path, 0, err, err_size) != 0) {
             return -1;
         }
     }

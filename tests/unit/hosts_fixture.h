@@ -35,9 +35,9 @@ static int teardown(void **state)
     return 0;
 }
 
-static const rp_host_adapter *host(void)
+static const rp_hook_adapter *host(void)
 {
-    const rp_host_adapter *h = rp_host_find(fixture_host_name);
+    const rp_hook_adapter *h = rp_hook_host_find(fixture_host_name);
     assert_non_null(h);
     return h;
 }

@@ -16,15 +16,15 @@
 #include "core/regex.h"
 
 /* One search with re; fails the test when matching errs. */
-static int search_with(cel_regex *re, const char *pattern, const char *subject)
+static int search_with(rp_regex *re, const char *pattern, const char *subject)
 {
     char err[256];
     rp_arena a = {0};
-    int rc = cel_regex_search(re, subject, strlen(subject), &a, err, sizeof err);
+    int rc = rp_regex_search(re, subject, strlen(subject), &a, err, sizeof err);
     if (rc < 0)
         fail_msg("matching %s against %s failed: %s", pattern, subject, err);
     rp_arena_free(&a);
-    cel_regex_free(re);
+    rp_regex_free(re);
     return rc;
 }
 
@@ -33,15 +33,15 @@ static int search_with(cel_regex *re, const char *pattern, const char *subject)
 static int search(const char *pattern, const char *subject)
 {
     char err[256];
-    cel_regex *jit = cel_regex_compile(pattern, strlen(pattern), err, sizeof err);
+    rp_regex *jit = rp_regex_compile(pattern, strlen(pattern), err, sizeof err);
     if (!jit)
         fail_msg("pattern %s did not compile: %s", pattern, err);
-    if (!cel_regex_is_jit(jit))
+    if (!rp_regex_is_jit(jit))
         fail_msg("pattern %s was not JIT-compiled", pattern);
-    cel_regex *interpreted = cel_regex_compile_once(pattern, strlen(pattern), err, sizeof err);
+    rp_regex *interpreted = rp_regex_compile_once(pattern, strlen(pattern), err, sizeof err);
     if (!interpreted)
         fail_msg("pattern %s did not compile without the JIT: %s", pattern, err);
-    if (cel_regex_is_jit(interpreted))
+    if (rp_regex_is_jit(interpreted))
         fail_msg("pattern %s compiled once was JIT-compiled", pattern);
     int rc = search_with(jit, pattern, subject);
     if (search_with(interpreted, pattern, subject) != rc)
@@ -65,9 +65,9 @@ static void assert_no_match(const char *pattern, const char *subject)
 static void assert_rejected(const char *pattern, const char *needle)
 {
     char err[256] = "";
-    cel_regex *re = cel_regex_compile(pattern, strlen(pattern), err, sizeof err);
+    rp_regex *re = rp_regex_compile(pattern, strlen(pattern), err, sizeof err);
     if (re) {
-        cel_regex_free(re);
+        rp_regex_free(re);
         fail_msg("expected pattern %s to be rejected", pattern);
     }
     if (!strstr(err, needle))
@@ -196,12 +196,12 @@ static void test_translation(void **state)
     (void)state;
     rp_buf b = {0};
     char err[128];
-    assert_int_equal(cel_regex_translate("a\\vb{x", 6, &b, err, sizeof err), 0);
+    assert_int_equal(rp_regex_translate("a\\vb{x", 6, &b, err, sizeof err), 0);
     assert_string_equal(b.data, "a\\x0Bb\\{x");
     rp_buf_reset(&b);
-    assert_int_equal(cel_regex_translate("", 0, &b, err, sizeof err), 0);
+    assert_int_equal(rp_regex_translate("", 0, &b, err, sizeof err), 0);
     assert_string_equal(b.data, "");
-    assert_int_equal(cel_regex_translate("(?=x)", 5, NULL, err, sizeof err), -1);
+    assert_int_equal(rp_regex_translate("(?=x)", 5, NULL, err, sizeof err), -1);
     assert_true(strstr(err, "(?=") != NULL);
     rp_buf_free(&b);
 }
@@ -211,15 +211,15 @@ static void test_translation(void **state)
 static int search_mode(const char *pattern, const char *subject, size_t len, bool jit, char *err,
                        size_t err_size)
 {
-    cel_regex_use_jit(jit);
-    cel_regex *re = cel_regex_compile(pattern, strlen(pattern), err, err_size);
-    cel_regex_use_jit(true);
+    rp_regex_use_jit(jit);
+    rp_regex *re = rp_regex_compile(pattern, strlen(pattern), err, err_size);
+    rp_regex_use_jit(true);
     assert_non_null(re);
-    assert_int_equal(cel_regex_is_jit(re), jit);
+    assert_int_equal(rp_regex_is_jit(re), jit);
     rp_arena a = {0};
-    int rc = cel_regex_search(re, subject, len, &a, err, err_size);
+    int rc = rp_regex_search(re, subject, len, &a, err, err_size);
     rp_arena_free(&a);
-    cel_regex_free(re);
+    rp_regex_free(re);
     return rc;
 }
 
@@ -325,13 +325,13 @@ enum { THREADS = 4, ROUNDS = 2000 };
 
 static void *search_many(void *arg)
 {
-    const cel_regex *re = arg;
+    const rp_regex *re = arg;
     rp_arena a = {0};
     char err[128];
     intptr_t wrong = 0;
     for (int i = 0; i < ROUNDS; i++) {
-        wrong += cel_regex_search(re, "git push --force origin", 23, &a, err, sizeof err) != 1;
-        wrong += cel_regex_search(re, "git push origin", 15, &a, err, sizeof err) != 0;
+        wrong += rp_regex_search(re, "git push --force origin", 23, &a, err, sizeof err) != 1;
+        wrong += rp_regex_search(re, "git push origin", 15, &a, err, sizeof err) != 0;
         rp_arena_reset(&a);
     }
     rp_arena_free(&a);
@@ -343,9 +343,9 @@ static void test_jit_threads(void **state)
     (void)state;
     char err[256];
     const char *pattern = "^git\\s+push\\s+(\\S+\\s+)*--force";
-    cel_regex *re = cel_regex_compile(pattern, strlen(pattern), err, sizeof err);
+    rp_regex *re = rp_regex_compile(pattern, strlen(pattern), err, sizeof err);
     assert_non_null(re);
-    assert_true(cel_regex_is_jit(re));
+    assert_true(rp_regex_is_jit(re));
     pthread_t t[THREADS];
     for (int i = 0; i < THREADS; i++)
         assert_int_equal(pthread_create(&t[i], NULL, search_many, re), 0);
@@ -354,7 +354,7 @@ static void test_jit_threads(void **state)
         assert_int_equal(pthread_join(t[i], &wrong), 0);
         assert_null(wrong);
     }
-    cel_regex_free(re);
+    rp_regex_free(re);
 }
 
 /* Through the function table: prepared (constant) and per-call patterns give the same answers
@@ -370,7 +370,7 @@ static void test_matches_function(void **state)
     bool is_const[2] = {false, true};
     void *prepared = f->prepare(args, is_const, 2);
     assert_non_null(prepared);
-    assert_true(cel_regex_is_jit(prepared)); /* compiled once, searched at every evaluation */
+    assert_true(rp_regex_is_jit(prepared)); /* compiled once, searched at every evaluation */
     cel_call with = {.arena = &a, .prepared = prepared};
     cel_call without = {.arena = &a};
     cel_value v = f->impl(&with, args, 2);

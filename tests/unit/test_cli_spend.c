@@ -39,7 +39,7 @@ static void test_format_count(void **state)
         {INT64_MAX, "9,223,372,036,854,775,807"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        rp_spend_format_count(cases[i].n, b, sizeof b);
+        rp_cli_spend_format_count(cases[i].n, b, sizeof b);
         assert_string_equal(b, cases[i].want);
     }
 }
@@ -62,7 +62,7 @@ static void test_format_usd(void **state)
         {-USD(2.5), "-$2.50"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        rp_spend_format_usd(cases[i].nusd, b, sizeof b);
+        rp_cli_spend_format_usd(cases[i].nusd, b, sizeof b);
         assert_string_equal(b, cases[i].want);
     }
 }
@@ -72,7 +72,7 @@ static void test_format_usd(void **state)
 static char *bar(rp_buf *b, int64_t value, int64_t max, int cells, bool unicode)
 {
     rp_buf_reset(b);
-    rp_spend_put_bar(b, value, max, cells, unicode);
+    rp_cli_spend_put_bar(b, value, max, cells, unicode);
     return b->data;
 }
 
@@ -109,14 +109,14 @@ static void test_bar_ascii(void **state)
 static void test_locale_utf8(void **state)
 {
     (void)state;
-    assert_true(rp_spend_locale_utf8(NULL, NULL, "en_US.UTF-8"));
-    assert_true(rp_spend_locale_utf8(NULL, "C.utf8", NULL));
-    assert_true(rp_spend_locale_utf8("", "", "de_DE.utf-8@euro")); /* empty means unset */
+    assert_true(rp_cli_spend_locale_utf8(NULL, NULL, "en_US.UTF-8"));
+    assert_true(rp_cli_spend_locale_utf8(NULL, "C.utf8", NULL));
+    assert_true(rp_cli_spend_locale_utf8("", "", "de_DE.utf-8@euro")); /* empty means unset */
     /* The first one set decides, even against a UTF-8 LANG. */
-    assert_false(rp_spend_locale_utf8("C", NULL, "en_US.UTF-8"));
-    assert_false(rp_spend_locale_utf8(NULL, "POSIX", "en_US.UTF-8"));
-    assert_false(rp_spend_locale_utf8(NULL, NULL, "en_US.ISO-8859-1"));
-    assert_false(rp_spend_locale_utf8(NULL, NULL, NULL));
+    assert_false(rp_cli_spend_locale_utf8("C", NULL, "en_US.UTF-8"));
+    assert_false(rp_cli_spend_locale_utf8(NULL, "POSIX", "en_US.UTF-8"));
+    assert_false(rp_cli_spend_locale_utf8(NULL, NULL, "en_US.ISO-8859-1"));
+    assert_false(rp_cli_spend_locale_utf8(NULL, NULL, NULL));
 }
 
 /* ---- the text report ---- */
@@ -139,19 +139,19 @@ static rp_usage_totals totals(int64_t records, int64_t in, int64_t out, int64_t 
 
 /* Two priced models and usage without a model or price, over three days of which the middle
  * one has no usage. */
-static rp_spend_line sample_rows[3];
-static rp_spend_line sample_days[2];
+static rp_cli_spend_line sample_rows[3];
+static rp_cli_spend_line sample_days[2];
 
-static rp_spend_report sample_report(void)
+static rp_cli_spend_report sample_report(void)
 {
-    sample_rows[0] =
-        (rp_spend_line){"claude-opus-4-5", totals(3, 1204000, 52000, 800000, 20000, USD(12.34), 0)};
-    sample_rows[1] = (rp_spend_line){"gpt-5-mini", totals(1, 10000, 2000, 0, 0, USD(0.03), 0)};
-    sample_rows[2] = (rp_spend_line){NULL, totals(2, 4000, 1000, 0, 0, 0, 2)};
-    sample_days[0] = (rp_spend_line){"2026-03-13", totals(2, 1000000, 40000, 0, 0, USD(8), 0)};
+    sample_rows[0] = (rp_cli_spend_line){"claude-opus-4-5",
+                                         totals(3, 1204000, 52000, 800000, 20000, USD(12.34), 0)};
+    sample_rows[1] = (rp_cli_spend_line){"gpt-5-mini", totals(1, 10000, 2000, 0, 0, USD(0.03), 0)};
+    sample_rows[2] = (rp_cli_spend_line){NULL, totals(2, 4000, 1000, 0, 0, 0, 2)};
+    sample_days[0] = (rp_cli_spend_line){"2026-03-13", totals(2, 1000000, 40000, 0, 0, USD(8), 0)};
     sample_days[1] =
-        (rp_spend_line){"2026-03-15", totals(4, 218000, 15000, 800000, 20000, USD(4.37), 2)};
-    rp_spend_report r = {
+        (rp_cli_spend_line){"2026-03-15", totals(4, 218000, 15000, 800000, 20000, USD(4.37), 2)};
+    rp_cli_spend_report r = {
         .first_day = "2026-03-13",
         .last_day = "2026-03-15",
         .group = RP_SPEND_BY_MODEL,
@@ -167,9 +167,9 @@ static rp_spend_report sample_report(void)
 static void test_text_report_exact(void **state)
 {
     (void)state;
-    rp_spend_report r = sample_report();
+    rp_cli_spend_report r = sample_report();
     rp_buf b = {0};
-    rp_spend_render_text(&b, &r, true);
+    rp_cli_spend_render_text(&b, &r, true);
     const char *want =
         "spend of every session, all time (2026-03-13 .. 2026-03-15 UTC), by model\n"
         "\n"
@@ -193,15 +193,15 @@ static void test_text_report_ascii_and_width(void **state)
 {
     (void)state;
     /* The widest amounts a chart line can carry still fit 80 columns. */
-    static rp_spend_line days[2];
-    days[0] = (rp_spend_line){"2026-03-14", totals(20, 1, 1, 0, 0, USD(1234.56), 12)};
-    days[1] = (rp_spend_line){"2026-03-15", totals(1, 1, 1, 0, 0, USD(1.00), 0)};
-    rp_spend_report r = sample_report();
+    static rp_cli_spend_line days[2];
+    days[0] = (rp_cli_spend_line){"2026-03-14", totals(20, 1, 1, 0, 0, USD(1234.56), 12)};
+    days[1] = (rp_cli_spend_line){"2026-03-15", totals(1, 1, 1, 0, 0, USD(1.00), 0)};
+    rp_cli_spend_report r = sample_report();
     r.days = days;
     r.first_day = "2026-03-14";
     r.total = totals(21, 2, 2, 0, 0, USD(1235.56), 12);
     rp_buf b = {0};
-    rp_spend_render_text(&b, &r, false);
+    rp_cli_spend_render_text(&b, &r, false);
     for (size_t i = 0; i < b.len; i++) {
         assert_true((unsigned char)b.data[i] < 0x80);
     }
@@ -234,11 +234,11 @@ static void test_chart_capped_at_31_days(void **state)
 {
     (void)state;
     /* 2026-01-01 .. 2026-03-15 is 74 days: the chart shows 2026-02-13 .. 2026-03-15. */
-    static rp_spend_line days[3];
-    days[0] = (rp_spend_line){"2026-01-01", totals(1, 1, 1, 0, 0, USD(100), 0)};
-    days[1] = (rp_spend_line){"2026-02-13", totals(1, 1, 1, 0, 0, USD(2), 0)};
-    days[2] = (rp_spend_line){"2026-03-15", totals(1, 1, 1, 0, 0, USD(1), 0)};
-    rp_spend_report r = sample_report();
+    static rp_cli_spend_line days[3];
+    days[0] = (rp_cli_spend_line){"2026-01-01", totals(1, 1, 1, 0, 0, USD(100), 0)};
+    days[1] = (rp_cli_spend_line){"2026-02-13", totals(1, 1, 1, 0, 0, USD(2), 0)};
+    days[2] = (rp_cli_spend_line){"2026-03-15", totals(1, 1, 1, 0, 0, USD(1), 0)};
+    rp_cli_spend_report r = sample_report();
     r.group = RP_SPEND_BY_DAY;
     r.rows = days;
     r.n_rows = 3;
@@ -247,7 +247,7 @@ static void test_chart_capped_at_31_days(void **state)
     r.first_day = "2026-01-01";
     r.total = totals(3, 3, 3, 0, 0, USD(103), 0);
     rp_buf b = {0};
-    rp_spend_render_text(&b, &r, true);
+    rp_cli_spend_render_text(&b, &r, true);
     const char *chart = strstr(b.data, "spend per day");
     assert_non_null(chart);
     assert_int_equal(count_lines_starting(chart, "2026-"), 31);
@@ -266,7 +266,7 @@ static void test_chart_capped_at_31_days(void **state)
 static void test_no_usage_line(void **state)
 {
     (void)state;
-    rp_spend_report r = {
+    rp_cli_spend_report r = {
         .user_id = "alice",
         .period = "month",
         .first_day = "2026-03-01",
@@ -274,13 +274,13 @@ static void test_no_usage_line(void **state)
         .group = RP_SPEND_BY_MODEL,
     };
     rp_buf b = {0};
-    rp_spend_render_text(&b, &r, true);
+    rp_cli_spend_render_text(&b, &r, true);
     assert_string_equal(b.data,
                         "no usage recorded for user alice this month (2026-03-01 .. 2026-03-15 "
                         "UTC)\n");
-    rp_spend_report all = {.session_id = "s1", .group = RP_SPEND_BY_MODEL};
+    rp_cli_spend_report all = {.session_id = "s1", .group = RP_SPEND_BY_MODEL};
     rp_buf_reset(&b);
-    rp_spend_render_text(&b, &all, true);
+    rp_cli_spend_render_text(&b, &all, true);
     assert_string_equal(b.data, "no usage recorded for session s1 and its sub-agents\n");
     rp_buf_free(&b);
 }
@@ -288,16 +288,16 @@ static void test_no_usage_line(void **state)
 static void test_keys_stay_on_one_line(void **state)
 {
     (void)state;
-    static rp_spend_line rows[2];
-    rows[0] = (rp_spend_line){"evil\nuser", totals(1, 1, 1, 0, 0, USD(1), 0)};
-    rows[1] = (rp_spend_line){NULL, totals(1, 1, 1, 0, 0, 0, 1)};
-    rp_spend_report r = sample_report();
+    static rp_cli_spend_line rows[2];
+    rows[0] = (rp_cli_spend_line){"evil\nuser", totals(1, 1, 1, 0, 0, USD(1), 0)};
+    rows[1] = (rp_cli_spend_line){NULL, totals(1, 1, 1, 0, 0, 0, 1)};
+    rp_cli_spend_report r = sample_report();
     r.group = RP_SPEND_BY_USER;
     r.rows = rows;
     r.n_rows = 2;
     r.user_id = "a\tb";
     rp_buf b = {0};
-    rp_spend_render_text(&b, &r, true);
+    rp_cli_spend_render_text(&b, &r, true);
     assert_non_null(strstr(b.data, "\nevil user "));
     assert_non_null(strstr(b.data, "\n(no user) ")); /* usage without an owner */
     assert_non_null(strstr(b.data, "spend of user a b, all time"));
@@ -309,11 +309,11 @@ static void test_keys_stay_on_one_line(void **state)
 static void test_json_report(void **state)
 {
     (void)state;
-    rp_spend_report r = sample_report();
+    rp_cli_spend_report r = sample_report();
     r.user_id = "alice";
     rp_arena a = {0};
     rp_buf b = {0};
-    rp_spend_render_json(&b, &r, &a);
+    rp_cli_spend_render_json(&b, &r, &a);
     assert_true(b.len > 0 && b.data[b.len - 1] == '\n');
     assert_ptr_equal(strchr(b.data, '\n'), b.data + b.len - 1); /* one line */
     rp_json_error err;
@@ -355,13 +355,13 @@ static void test_group_names(void **state)
     const char *names[] = {"model", "user", "day", "session"};
     for (size_t i = 0; i < 4; i++) {
         rp_spend_group g = RP_SPEND_BY_NONE;
-        assert_int_equal(rp_spend_group_parse(names[i], &g), 0);
-        assert_string_equal(rp_spend_group_name(g), names[i]);
+        assert_int_equal(rp_cli_spend_group_parse(names[i], &g), 0);
+        assert_string_equal(rp_cli_spend_group_name(g), names[i]);
     }
     rp_spend_group g;
-    assert_int_equal(rp_spend_group_parse("Model", &g), -1);
-    assert_int_equal(rp_spend_group_parse("", &g), -1);
-    assert_int_equal(rp_spend_group_parse(NULL, &g), -1);
+    assert_int_equal(rp_cli_spend_group_parse("Model", &g), -1);
+    assert_int_equal(rp_cli_spend_group_parse("", &g), -1);
+    assert_int_equal(rp_cli_spend_group_parse(NULL, &g), -1);
 }
 
 /* ---- gathering from a store ---- */
@@ -404,9 +404,9 @@ static void test_collect_by_model(void **state)
     (void)state;
     rp_store *s = sample_store();
     rp_arena a = {0};
-    rp_spend_report r;
+    rp_cli_spend_report r;
     rp_spend_query q = {.group = RP_SPEND_BY_MODEL};
-    assert_int_equal(rp_spend_collect(s, &q, NULL, &a, &r), 0);
+    assert_int_equal(rp_cli_spend_collect(s, &q, NULL, &a, &r), 0);
     assert_int_equal(r.n_rows, 3);
     /* Highest cost first; the unpriced, keyless group last. */
     assert_string_equal(r.rows[0].key, "claude-opus-4-5");
@@ -434,11 +434,11 @@ static void test_collect_filters(void **state)
     (void)state;
     rp_store *s = sample_store();
     rp_arena a = {0};
-    rp_spend_report r;
+    rp_cli_spend_report r;
 
     /* A session with its sub-agent. */
     rp_spend_query q = {.session_id = "r1", .group = RP_SPEND_BY_SESSION};
-    assert_int_equal(rp_spend_collect(s, &q, NULL, &a, &r), 0);
+    assert_int_equal(rp_cli_spend_collect(s, &q, NULL, &a, &r), 0);
     assert_int_equal(r.n_rows, 2);
     assert_string_equal(r.rows[0].key, "r1");
     assert_string_equal(r.rows[1].key, "c1");
@@ -446,7 +446,7 @@ static void test_collect_filters(void **state)
 
     /* A user: the sub-agent without an owner of its own counts as its root's owner's. */
     rp_spend_query qu = {.user_id = "alice", .group = RP_SPEND_BY_USER};
-    assert_int_equal(rp_spend_collect(s, &qu, NULL, &a, &r), 0);
+    assert_int_equal(rp_cli_spend_collect(s, &qu, NULL, &a, &r), 0);
     assert_int_equal(r.n_rows, 1);
     assert_string_equal(r.rows[0].key, "alice");
     assert_int_equal(r.total.records, 3);
@@ -455,7 +455,7 @@ static void test_collect_filters(void **state)
     /* A day window: only 2026-03-15, bob's. */
     rp_spend_query qd = {
         .first_day = "2026-03-15", .last_day = "2026-03-15", .group = RP_SPEND_BY_DAY};
-    assert_int_equal(rp_spend_collect(s, &qd, "day", &a, &r), 0);
+    assert_int_equal(rp_cli_spend_collect(s, &qd, "day", &a, &r), 0);
     assert_int_equal(r.n_rows, 1);
     assert_int_equal(r.total.records, 2);
     assert_int_equal(r.total.unpriced_records, 1);
@@ -467,7 +467,7 @@ static void test_collect_filters(void **state)
                          .first_day = "2026-03-01",
                          .last_day = "2026-03-15",
                          .group = RP_SPEND_BY_MODEL};
-    assert_int_equal(rp_spend_collect(s, &qn, "month", &a, &r), 0);
+    assert_int_equal(rp_cli_spend_collect(s, &qn, "month", &a, &r), 0);
     assert_int_equal(r.n_rows, 0);
     assert_int_equal(r.total.records, 0);
     assert_string_equal(r.last_day, "2026-03-15");

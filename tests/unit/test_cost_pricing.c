@@ -46,18 +46,18 @@ static const rp_json *parse(const char *text)
 }
 
 /* A table of the shipped entries plus the config block `json` (NULL = none). */
-static rp_pricing *build(const char *json)
+static rp_cost_pricing *build(const char *json)
 {
     char err[512] = "";
-    rp_pricing *p = rp_pricing_build(&A, json ? parse(json) : NULL, err, sizeof err);
+    rp_cost_pricing *p = rp_cost_pricing_build(&A, json ? parse(json) : NULL, err, sizeof err);
     if (!p)
-        fail_msg("rp_pricing_build: %s", err);
+        fail_msg("rp_cost_pricing_build: %s", err);
     return p;
 }
 
-static const char *resolved(const rp_pricing *p, const char *id)
+static const char *resolved(const rp_cost_pricing *p, const char *id)
 {
-    const rp_price *pr = rp_pricing_find(p, id);
+    const rp_cost_price *pr = rp_cost_pricing_find(p, id);
     return pr ? pr->model : NULL;
 }
 
@@ -72,7 +72,7 @@ static void test_shipped_file_is_valid(void **unused)
 {
     (void)unused;
     size_t len;
-    const char *text = rp_pricing_shipped_json(&len);
+    const char *text = rp_cost_pricing_shipped_json(&len);
     assert_non_null(text);
     assert_int_equal(strlen(text), len);
     rp_json_error jerr;
@@ -81,14 +81,14 @@ static void test_shipped_file_is_valid(void **unused)
         fail_msg("data/pricing.json:%d:%d: %s", jerr.line, jerr.col, jerr.msg);
     const char *updated = rp_json_get_str(root, "updated");
     int64_t updated_day, day;
-    assert_int_equal(rp_pricing_date_days(updated, &updated_day), 0);
+    assert_int_equal(rp_cost_pricing_date_days(updated, &updated_day), 0);
     const rp_json *models = rp_json_get(root, "models");
     assert_true(rp_json_is_object(models));
     assert_true(models->len >= 20);
 
-    rp_pricing *p = build(NULL);
+    rp_cost_pricing *p = build(NULL);
     size_t n;
-    const rp_price *e = rp_pricing_entries(p, &n);
+    const rp_cost_price *e = rp_cost_pricing_entries(p, &n);
     assert_int_equal(n, models->len);
     for (uint32_t i = 0; i < models->len; i++) {
         const rp_json_member *m = &models->v.members[i];
@@ -105,7 +105,7 @@ static void test_shipped_file_is_valid(void **unused)
                 fail_msg("%s.%s: must be a number in [0, 1000]", m->key, prices[k]);
         }
         const char *recorded = rp_json_get_str(v, "recorded");
-        if (rp_pricing_date_days(recorded, &day) != 0 || day > updated_day)
+        if (rp_cost_pricing_date_days(recorded, &day) != 0 || day > updated_day)
             fail_msg("%s.recorded: '%s' must be a date on or before updated (%s)", m->key,
                      recorded ? recorded : "(none)", updated);
         if (!is_https(rp_json_get_str(v, "source")))
@@ -136,7 +136,7 @@ static void test_shipped_bytes_match_the_source_file(void **unused)
         rp_buf_append(&b, chunk, got);
     fclose(f);
     size_t len;
-    const char *text = rp_pricing_shipped_json(&len);
+    const char *text = rp_cost_pricing_shipped_json(&len);
     assert_int_equal(len, b.len);
     assert_memory_equal(text, b.data, len);
     rp_buf_free(&b);
@@ -146,7 +146,7 @@ static void test_shipped_bytes_match_the_source_file(void **unused)
 static void test_shipped_covers_the_named_models(void **unused)
 {
     (void)unused;
-    rp_pricing *p = build(NULL);
+    rp_cost_pricing *p = build(NULL);
     static const char *const ids[][2] = {
         {"claude-opus-4-5", "claude-opus-4-5"},
         {"claude-opus-4-1", "claude-opus-4-1"},
@@ -197,7 +197,7 @@ static void test_shipped_covers_the_named_models(void **unused)
 static void test_lookup_spellings(void **unused)
 {
     (void)unused;
-    rp_pricing *p = build(ACME);
+    rp_cost_pricing *p = build(ACME);
     static const char *const same[] = {
         "acme-opus-4-5",
         "ACME-Opus-4-5",
@@ -232,7 +232,7 @@ static void test_lookup_spellings(void **unused)
 static void test_lookup_never_guesses(void **unused)
 {
     (void)unused;
-    rp_pricing *p = build(ACME);
+    rp_cost_pricing *p = build(ACME);
     static const char *const unpriced[] = {
         "acme-opus-4-5-foo", /* no prefix matching */
         "acme-opus-4-5x",
@@ -259,12 +259,12 @@ static void test_lookup_never_guesses(void **unused)
         if (got)
             fail_msg("'%s' must be unpriced, resolved to %s", unpriced[i], got);
     }
-    assert_null(rp_pricing_find(p, NULL));
-    assert_null(rp_pricing_find(NULL, "acme"));
+    assert_null(rp_cost_pricing_find(p, NULL));
+    assert_null(rp_cost_pricing_find(NULL, "acme"));
     char longid[600];
     memset(longid, 'a', sizeof longid - 1);
     longid[sizeof longid - 1] = '\0';
-    assert_null(rp_pricing_find(p, longid));
+    assert_null(rp_cost_pricing_find(p, longid));
     /* "acme" and "acme-mini" stay apart whichever way round. */
     assert_string_equal(resolved(p, "acme"), "acme");
     assert_string_equal(resolved(p, "acme-mini"), "acme-mini");
@@ -278,8 +278,8 @@ static void test_prefixed_override_covers_dated_spellings(void **unused)
     (void)unused;
     /* A config price under a provider-prefixed id applies to that id's dated spellings too, not
      * the (cheaper) unprefixed entry. */
-    rp_pricing *p = build("{\"acme-opus-4-5\":{\"input\":5,\"output\":25},"
-                          "\"vendor/acme-opus-4-5\":{\"input\":50,\"output\":250}}");
+    rp_cost_pricing *p = build("{\"acme-opus-4-5\":{\"input\":5,\"output\":25},"
+                               "\"vendor/acme-opus-4-5\":{\"input\":50,\"output\":250}}");
     assert_string_equal(resolved(p, "vendor/acme-opus-4-5-20251101"), "vendor/acme-opus-4-5");
     assert_string_equal(resolved(p, "vendor/acme-opus-4-5@20251101"), "vendor/acme-opus-4-5");
     assert_string_equal(resolved(p, "other/acme-opus-4-5-20251101"), "acme-opus-4-5");
@@ -291,11 +291,12 @@ static void test_config_adds_models_after_the_shipped_ones(void **unused)
 {
     (void)unused;
     size_t n_shipped, n;
-    rp_pricing_entries(build(NULL), &n_shipped);
-    rp_pricing *p = build("{\"acme-x\":{\"input\":3,\"output\":15,\"source\":\"config: a.yaml\"}}");
-    const rp_price *e = rp_pricing_entries(p, &n);
+    rp_cost_pricing_entries(build(NULL), &n_shipped);
+    rp_cost_pricing *p =
+        build("{\"acme-x\":{\"input\":3,\"output\":15,\"source\":\"config: a.yaml\"}}");
+    const rp_cost_price *e = rp_cost_pricing_entries(p, &n);
     assert_int_equal(n, n_shipped + 1);
-    const rp_price *x = &e[n - 1];
+    const rp_cost_price *x = &e[n - 1];
     assert_string_equal(x->model, "acme-x");
     assert_true(x->from_config);
     assert_false(x->replaced_shipped);
@@ -304,18 +305,18 @@ static void test_config_adds_models_after_the_shipped_ones(void **unused)
     /* Cache prices default to 0.10× and 1.25× the input price (reference §4.3). */
     assert_true(x->cache_read > 0.2999999 && x->cache_read < 0.3000001);
     assert_true(x->cache_write > 3.7499999 && x->cache_write < 3.7500001);
-    assert_int_equal(rp_price_cost_nusd(x, 0, 0, 1000000, 0), 300000000);
-    assert_int_equal(rp_price_cost_nusd(x, 0, 0, 0, 1000000), 3750000000);
+    assert_int_equal(rp_cost_price_cost_nusd(x, 0, 0, 1000000, 0), 300000000);
+    assert_int_equal(rp_cost_price_cost_nusd(x, 0, 0, 0, 1000000), 3750000000);
     /* A config entry without a source (stateless callers) says "config". */
     p = build("{\"acme-y\":{\"input\":1,\"output\":1}}");
-    assert_string_equal(rp_pricing_find(p, "acme-y")->source, "config");
+    assert_string_equal(rp_cost_pricing_find(p, "acme-y")->source, "config");
 }
 
 static void test_config_replaces_a_shipped_model_in_place(void **unused)
 {
     (void)unused;
     size_t n_shipped, n;
-    const rp_price *shipped = rp_pricing_entries(build(NULL), &n_shipped);
+    const rp_cost_price *shipped = rp_cost_pricing_entries(build(NULL), &n_shipped);
     assert_true(n_shipped > 2);
     /* Whatever the second shipped model is, written upper case with its dots as dashes. */
     char key[300];
@@ -325,14 +326,14 @@ static void test_config_replaces_a_shipped_model_in_place(void **unused)
     char json[600];
     snprintf(json, sizeof json,
              "{\"%s\":{\"input\":0.5,\"output\":0.75,\"cache_read\":0,\"cache_write\":0.5}}", key);
-    rp_pricing *p = build(json);
-    const rp_price *e = rp_pricing_entries(p, &n);
+    rp_cost_pricing *p = build(json);
+    const rp_cost_price *e = rp_cost_pricing_entries(p, &n);
     assert_int_equal(n, n_shipped);
     assert_string_equal(e[1].model, shipped[1].model);
     assert_true(e[1].from_config && e[1].replaced_shipped);
     assert_true(e[1].input == 0.5 && e[1].output == 0.75 && e[1].cache_read == 0);
     assert_null(e[1].recorded);
-    assert_ptr_equal(rp_pricing_find(p, shipped[1].model), &e[1]);
+    assert_ptr_equal(rp_cost_pricing_find(p, shipped[1].model), &e[1]);
     assert_false(e[0].from_config);
 }
 
@@ -341,9 +342,9 @@ static void test_config_first_spelling_wins(void **unused)
     (void)unused;
     /* The merged block lists the more specific file first; two spellings of one model: the
      * first one counts. */
-    rp_pricing *p = build("{\"acme-2.5\":{\"input\":1,\"output\":1},"
-                          "\"ACME-2-5\":{\"input\":9,\"output\":9}}");
-    const rp_price *e = rp_pricing_find(p, "acme-2-5");
+    rp_cost_pricing *p = build("{\"acme-2.5\":{\"input\":1,\"output\":1},"
+                               "\"ACME-2-5\":{\"input\":9,\"output\":9}}");
+    const rp_cost_price *e = rp_cost_pricing_find(p, "acme-2-5");
     assert_non_null(e);
     assert_string_equal(e->model, "acme-2.5");
     assert_true(e->input == 1);
@@ -365,7 +366,7 @@ static void test_build_rejects_malformed_overrides(void **unused)
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char err[512] = "";
-        assert_null(rp_pricing_build(&A, parse(cases[i][0]), err, sizeof err));
+        assert_null(rp_cost_pricing_build(&A, parse(cases[i][0]), err, sizeof err));
         if (!strstr(err, cases[i][1]))
             fail_msg("%s: got '%s', expected '%s'", cases[i][0], err, cases[i][1]);
     }
@@ -376,50 +377,53 @@ static void test_entry_check(void **unused)
     (void)unused;
     const char *field = "x";
     char err[200];
-    assert_int_equal(rp_price_entry_check(parse("{\"input\":0,\"output\":0.5,\"cache_read\":0,"
-                                                "\"cache_write\":1e3}"),
-                                          &field, err, sizeof err),
+    assert_int_equal(rp_cost_price_entry_check(parse("{\"input\":0,\"output\":0.5,\"cache_read\":0,"
+                                                     "\"cache_write\":1e3}"),
+                                               &field, err, sizeof err),
                      0);
     assert_null(field);
     assert_int_equal(
-        rp_price_entry_check(parse("{\"input\":1,\"output\":2e6}"), &field, err, sizeof err), -1);
+        rp_cost_price_entry_check(parse("{\"input\":1,\"output\":2e6}"), &field, err, sizeof err),
+        -1);
     assert_string_equal(field, "output");
     assert_string_equal(err, "must be a number >= 0 (USD per 1M tokens)");
-    assert_int_equal(rp_price_entry_check(parse("\"cheap\""), &field, err, sizeof err), -1);
+    assert_int_equal(rp_cost_price_entry_check(parse("\"cheap\""), &field, err, sizeof err), -1);
     assert_null(field);
-    assert_int_equal(rp_price_field_check("cache_read", parse("\"0.1\""), err, sizeof err), -1);
-    assert_int_equal(rp_price_field_check("cache_write", parse("0.1"), err, sizeof err), 0);
-    assert_int_equal(rp_price_field_check("cached", parse("0.1"), err, sizeof err), -1);
+    assert_int_equal(rp_cost_price_field_check("cache_read", parse("\"0.1\""), err, sizeof err),
+                     -1);
+    assert_int_equal(rp_cost_price_field_check("cache_write", parse("0.1"), err, sizeof err), 0);
+    assert_int_equal(rp_cost_price_field_check("cached", parse("0.1"), err, sizeof err), -1);
     assert_non_null(strstr(err, "unknown price field (known: input, output, cache_read, "
                                 "cache_write)"));
 }
 
 /* ---- cost ---- */
 
-static rp_price price(double in, double out, double cr, double cw)
+static rp_cost_price price(double in, double out, double cr, double cw)
 {
-    rp_price p = {.model = "t", .input = in, .output = out, .cache_read = cr, .cache_write = cw};
+    rp_cost_price p = {
+        .model = "t", .input = in, .output = out, .cache_read = cr, .cache_write = cw};
     return p;
 }
 
 static void test_cost_is_exact(void **unused)
 {
     (void)unused;
-    rp_price p = price(3, 15, 0.3, 3.75);
+    rp_cost_price p = price(3, 15, 0.3, 3.75);
     /* 1000 × $3/1M + 500 × $15/1M = $0.003 + $0.0075 */
-    assert_int_equal(rp_price_cost_nusd(&p, 1000, 500, 0, 0), 10500000);
-    assert_int_equal(rp_price_cost_nusd(&p, 0, 0, 1000, 1000), 300000 + 3750000);
-    assert_int_equal(rp_price_cost_nusd(&p, 0, 0, 0, 0), 0);
+    assert_int_equal(rp_cost_price_cost_nusd(&p, 1000, 500, 0, 0), 10500000);
+    assert_int_equal(rp_cost_price_cost_nusd(&p, 0, 0, 1000, 1000), 300000 + 3750000);
+    assert_int_equal(rp_cost_price_cost_nusd(&p, 0, 0, 0, 0), 0);
     /* Prices that are not exact in binary still give exact money. */
-    rp_price q = price(0.075, 0.3, 0.0375, 0.1);
-    assert_int_equal(rp_price_cost_nusd(&q, 1000000000, 0, 0, 0), 75000000000);
-    assert_int_equal(rp_price_cost_nusd(&q, 0, 0, 1000000000, 0), 37500000000);
+    rp_cost_price q = price(0.075, 0.3, 0.0375, 0.1);
+    assert_int_equal(rp_cost_price_cost_nusd(&q, 1000000000, 0, 0, 0), 75000000000);
+    assert_int_equal(rp_cost_price_cost_nusd(&q, 0, 0, 1000000000, 0), 37500000000);
     /* 75 + 300 + 37.5 + 100 nUSD: one rounding of the sum, 512.5 → 513. */
-    assert_int_equal(rp_price_cost_nusd(&q, 1, 1, 1, 1), 513);
+    assert_int_equal(rp_cost_price_cost_nusd(&q, 1, 1, 1, 1), 513);
     /* 1e9 tokens at $75 is $75,000 to the nano-dollar. */
-    rp_price opus = price(15, 75, 1.5, 18.75);
-    assert_int_equal(rp_price_cost_nusd(&opus, 0, 1000000000, 0, 0), 75000LL * 1000000000LL);
-    assert_int_equal(rp_price_cost_nusd(&opus, 1000000000, 1000000000, 1000000000, 1000000000),
+    rp_cost_price opus = price(15, 75, 1.5, 18.75);
+    assert_int_equal(rp_cost_price_cost_nusd(&opus, 0, 1000000000, 0, 0), 75000LL * 1000000000LL);
+    assert_int_equal(rp_cost_price_cost_nusd(&opus, 1000000000, 1000000000, 1000000000, 1000000000),
                      (15000LL + 75000 + 1500 + 18750) * 1000000000LL);
 }
 
@@ -427,32 +431,32 @@ static void test_cost_rounds_to_nearest_once(void **unused)
 {
     (void)unused;
     /* $0.0001 per 1M tokens = 0.1 nUSD per token. */
-    rp_price p = price(0.0001, 0.0001, 0, 0);
-    assert_int_equal(rp_price_cost_nusd(&p, 4, 0, 0, 0), 0);
-    assert_int_equal(rp_price_cost_nusd(&p, 5, 0, 0, 0), 1);
+    rp_cost_price p = price(0.0001, 0.0001, 0, 0);
+    assert_int_equal(rp_cost_price_cost_nusd(&p, 4, 0, 0, 0), 0);
+    assert_int_equal(rp_cost_price_cost_nusd(&p, 5, 0, 0, 0), 1);
     /* Rounded once over the sum, not per component: 3 + 3 tokens = 0.6 → 1. */
-    assert_int_equal(rp_price_cost_nusd(&p, 3, 3, 0, 0), 1);
-    assert_int_equal(rp_price_cost_nusd(&p, 14, 0, 0, 0), 1);
-    assert_int_equal(rp_price_cost_nusd(&p, 15, 0, 0, 0), 2);
-    assert_int_equal(rp_price_cost_nusd(&p, -5, 0, 0, 0), -1);
+    assert_int_equal(rp_cost_price_cost_nusd(&p, 3, 3, 0, 0), 1);
+    assert_int_equal(rp_cost_price_cost_nusd(&p, 14, 0, 0, 0), 1);
+    assert_int_equal(rp_cost_price_cost_nusd(&p, 15, 0, 0, 0), 2);
+    assert_int_equal(rp_cost_price_cost_nusd(&p, -5, 0, 0, 0), -1);
 }
 
 static void test_cost_saturates(void **unused)
 {
     (void)unused;
-    rp_price p = price(75, 75, 75, 75);
-    assert_int_equal(rp_price_cost_nusd(&p, INT64_MAX, 0, 0, 0), INT64_MAX);
-    assert_int_equal(rp_price_cost_nusd(&p, INT64_MAX / 2, INT64_MAX / 2, 0, 0), INT64_MAX);
-    assert_int_equal(rp_price_cost_nusd(&p, INT64_MIN, 0, 0, 0), INT64_MIN);
+    rp_cost_price p = price(75, 75, 75, 75);
+    assert_int_equal(rp_cost_price_cost_nusd(&p, INT64_MAX, 0, 0, 0), INT64_MAX);
+    assert_int_equal(rp_cost_price_cost_nusd(&p, INT64_MAX / 2, INT64_MAX / 2, 0, 0), INT64_MAX);
+    assert_int_equal(rp_cost_price_cost_nusd(&p, INT64_MIN, 0, 0, 0), INT64_MIN);
     /* Just under the int64 limit of the exact sum: still exact. 1e17 pUSD = 1e14 nUSD. */
-    rp_price one = price(1, 0, 0, 0);
-    assert_int_equal(rp_price_cost_nusd(&one, 100000000000, 0, 0, 0), 100000000000000);
+    rp_cost_price one = price(1, 0, 0, 0);
+    assert_int_equal(rp_cost_price_cost_nusd(&one, 100000000000, 0, 0, 0), 100000000000000);
     /* A hand-made price that is not a number costs nothing rather than anything at all. */
-    rp_price nan = price(NAN, 1e300, -1e300, 0); /* clamped to ±$1,000,000 per 1M tokens */
-    assert_int_equal(rp_price_cost_nusd(&nan, 1, 0, 0, 0), 0);
-    assert_int_equal(rp_price_cost_nusd(&nan, 0, 1, 0, 0), 1000000000);
-    assert_int_equal(rp_price_cost_nusd(&nan, 0, 0, 1, 0), -1000000000);
-    assert_int_equal(rp_price_cost_nusd(NULL, 1, 1, 1, 1), 0);
+    rp_cost_price nan = price(NAN, 1e300, -1e300, 0); /* clamped to ±$1,000,000 per 1M tokens */
+    assert_int_equal(rp_cost_price_cost_nusd(&nan, 1, 0, 0, 0), 0);
+    assert_int_equal(rp_cost_price_cost_nusd(&nan, 0, 1, 0, 0), 1000000000);
+    assert_int_equal(rp_cost_price_cost_nusd(&nan, 0, 0, 1, 0), -1000000000);
+    assert_int_equal(rp_cost_price_cost_nusd(NULL, 1, 1, 1, 1), 0);
 }
 
 /* ---- dates ---- */
@@ -461,12 +465,12 @@ static void test_dates(void **unused)
 {
     (void)unused;
     int64_t d;
-    assert_int_equal(rp_pricing_date_days("1970-01-01", &d), 0);
+    assert_int_equal(rp_cost_pricing_date_days("1970-01-01", &d), 0);
     assert_int_equal(d, 0);
-    assert_int_equal(rp_pricing_date_days("2026-12-02", &d), 0);
+    assert_int_equal(rp_cost_pricing_date_days("2026-12-02", &d), 0);
     assert_int_equal(d, 20789);
-    assert_int_equal(rp_pricing_date_days("2024-02-29", &d), 0);
-    assert_int_equal(rp_pricing_date_days("2000-02-29", NULL), 0);
+    assert_int_equal(rp_cost_pricing_date_days("2024-02-29", &d), 0);
+    assert_int_equal(rp_cost_pricing_date_days("2000-02-29", NULL), 0);
     static const char *const bad[] = {"2026-02-29",
                                       "1900-02-29",
                                       "2026-13-01",
@@ -479,10 +483,10 @@ static void test_dates(void **unused)
                                       "2026-01-01x",
                                       ""};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-        if (rp_pricing_date_days(bad[i], &d) == 0)
+        if (rp_cost_pricing_date_days(bad[i], &d) == 0)
             fail_msg("'%s' accepted", bad[i]);
     }
-    assert_int_equal(rp_pricing_date_days(NULL, &d), -1);
+    assert_int_equal(rp_cost_pricing_date_days(NULL, &d), -1);
 }
 
 /* ---- the config's pricing: block ---- */
@@ -527,16 +531,16 @@ static void test_config_block_valid(void **unused)
     assert_int_equal(C->pricing->len, 2);
     assert_string_equal(rp_json_get_str(rp_json_get(C->pricing, "acme-1"), "source"),
                         "config: t.yaml");
-    rp_pricing *p = build(NULL);
+    rp_cost_pricing *p = build(NULL);
     char err[256];
-    p = rp_pricing_build(&A, C->pricing, err, sizeof err);
+    p = rp_cost_pricing_build(&A, C->pricing, err, sizeof err);
     assert_non_null(p);
-    const rp_price *e = rp_pricing_find(p, "acme-1-20250101");
+    const rp_cost_price *e = rp_cost_pricing_find(p, "acme-1-20250101");
     assert_non_null(e);
     assert_true(e->input == 1 && e->output == 2.5 && e->cache_read > 0.0999 &&
                 e->cache_read < 0.1001 && e->cache_write == 1.25);
     assert_string_equal(e->source, "config: t.yaml");
-    assert_true(rp_pricing_find(p, "acme-2-0")->cache_write == 0);
+    assert_true(rp_cost_pricing_find(p, "acme-2-0")->cache_write == 0);
 }
 
 static void test_config_block_errors(void **unused)
@@ -619,12 +623,12 @@ static void test_config_stack_more_specific_file_wins(void **unused)
     C = rp_config_load(files, 2);
     assert_int_equal(C->n_errors, 0);
     char err[256];
-    rp_pricing *p = rp_pricing_build(&A, C->pricing, err, sizeof err);
+    rp_cost_pricing *p = rp_cost_pricing_build(&A, C->pricing, err, sizeof err);
     assert_non_null(p);
-    const rp_price *e = rp_pricing_find(p, "acme");
+    const rp_cost_price *e = rp_cost_pricing_find(p, "acme");
     assert_true(e->input == 1 && e->output == 2);
     assert_non_null(strstr(e->source, "user.yaml"));
-    assert_non_null(strstr(rp_pricing_find(p, "acme-sys")->source, "system.yaml"));
+    assert_non_null(strstr(rp_cost_pricing_find(p, "acme-sys")->source, "system.yaml"));
     unlink(user);
     unlink(sys);
     rmdir(dir);
@@ -642,13 +646,13 @@ static void test_build_is_cheap(void **unused)
         rp_arena a;
         rp_arena_init(&a, 64 * 1024);
         char err[256];
-        assert_non_null(rp_pricing_build(&a, NULL, err, sizeof err));
+        assert_non_null(rp_cost_pricing_build(&a, NULL, err, sizeof err));
         rp_arena_free(&a);
     }
     clock_gettime(CLOCK_MONOTONIC, &t1);
     double us =
         ((double)(t1.tv_sec - t0.tv_sec) * 1e6 + (double)(t1.tv_nsec - t0.tv_nsec) / 1e3) / N;
-    fprintf(stderr, "  rp_pricing_build: %.1f µs per build\n", us);
+    fprintf(stderr, "  rp_cost_pricing_build: %.1f µs per build\n", us);
     /* Generous (sanitizer builds are ~10× slower); catches an accidental quadratic build. */
     assert_true(us < 5000);
 }

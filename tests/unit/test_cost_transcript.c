@@ -66,7 +66,7 @@ static int load_fixture(void **state)
     return fixture_load("tests/data/hosts/claude-code/transcript/session.jsonl");
 }
 
-static void assert_message(const rp_transcript_message *m, const want_message *w)
+static void assert_message(const rp_cost_transcript_message *m, const want_message *w)
 {
     assert_string_equal(m->id, w->id);
     assert_string_equal(m->model, w->model);
@@ -86,8 +86,8 @@ static void test_fixture_final_gives_every_message_once(void **state)
     (void)state;
     assert_int_equal(fixture_len, FIXTURE_SIZE);
     rp_arena a = {0};
-    rp_transcript_chunk c;
-    assert_int_equal(rp_transcript_parse(&a, fixture_text, fixture_len, true, NULL, &c), 0);
+    rp_cost_transcript_chunk c;
+    assert_int_equal(rp_cost_transcript_parse(&a, fixture_text, fixture_len, true, NULL, &c), 0);
     assert_int_equal(c.n_messages, N_FIXTURE);
     for (size_t i = 0; i < N_FIXTURE; i++) {
         assert_message(&c.messages[i], &fixture_messages[i]);
@@ -105,17 +105,17 @@ static void test_fixture_not_final_defers_the_last_message(void **state)
 {
     (void)state;
     rp_arena a = {0};
-    rp_transcript_chunk c;
+    rp_cost_transcript_chunk c;
     /* The whole file, not final: msg_01K9…'s last line has a stop_reason and a prompt follows
      * it, so every message is complete. */
-    rp_transcript_parse(&a, fixture_text, fixture_len, false, NULL, &c);
+    rp_cost_transcript_parse(&a, fixture_text, fixture_len, false, NULL, &c);
     assert_int_equal(c.n_messages, N_FIXTURE);
     assert_int_equal(c.consumed, FIXTURE_COMPLETE);
     assert_string_equal(c.model, "claude-sonnet-4-5-20250929");
 
     /* Cut after msg_01K9…'s first line: it may still be streaming (no stop_reason, nothing
      * after it), so it is not emitted, and the read stops at its first line. */
-    rp_transcript_parse(&a, fixture_text, FIXTURE_K_LINE1, false, NULL, &c);
+    rp_cost_transcript_parse(&a, fixture_text, FIXTURE_K_LINE1, false, NULL, &c);
     assert_int_equal(c.n_messages, N_FIXTURE - 1);
     for (size_t i = 0; i < N_FIXTURE - 1; i++) {
         assert_message(&c.messages[i], &fixture_messages[i]);
@@ -128,8 +128,9 @@ static void test_fixture_not_final_defers_the_last_message(void **state)
     /* The next read, from there, finds it whole. */
     /* Its model is the session's current one all the same. */
     assert_string_equal(c.model, "claude-sonnet-4-5-20250929");
-    rp_transcript_chunk next;
-    rp_transcript_parse(&a, fixture_text + c.consumed, fixture_len - c.consumed, true, NULL, &next);
+    rp_cost_transcript_chunk next;
+    rp_cost_transcript_parse(&a, fixture_text + c.consumed, fixture_len - c.consumed, true, NULL,
+                             &next);
     assert_int_equal(next.n_messages, 1);
     assert_message(&next.messages[0], &fixture_messages[N_FIXTURE - 1]);
     assert_int_equal(c.consumed + next.consumed, FIXTURE_COMPLETE);
@@ -146,18 +147,18 @@ static void test_fixture_split_anywhere_equals_one_shot(void **state)
     rp_arena a = {0};
     for (size_t k = 0; k <= fixture_len; k++) {
         rp_arena_reset(&a);
-        rp_transcript_chunk c1, c2;
-        rp_transcript_parse(&a, fixture_text, k, false, NULL, &c1);
+        rp_cost_transcript_chunk c1, c2;
+        rp_cost_transcript_parse(&a, fixture_text, k, false, NULL, &c1);
         assert_true(c1.consumed <= k);
-        rp_transcript_parse(&a, fixture_text + c1.consumed, fixture_len - c1.consumed, true, NULL,
-                            &c2);
+        rp_cost_transcript_parse(&a, fixture_text + c1.consumed, fixture_len - c1.consumed, true,
+                                 NULL, &c2);
         if (c1.n_messages + c2.n_messages != N_FIXTURE ||
             c1.consumed + c2.consumed != FIXTURE_COMPLETE || c1.lines + c2.lines != FIXTURE_LINES) {
             fail_msg("cut at %zu: %zu + %zu messages, consumed %zu + %zu", k, c1.n_messages,
                      c2.n_messages, c1.consumed, c2.consumed);
         }
         for (size_t i = 0; i < N_FIXTURE; i++) {
-            const rp_transcript_message *m =
+            const rp_cost_transcript_message *m =
                 i < c1.n_messages ? &c1.messages[i] : &c2.messages[i - c1.n_messages];
             assert_message(m, &fixture_messages[i]);
         }
@@ -195,9 +196,9 @@ static void test_streamed_message_keeps_last_usage_and_time(void **state)
 {
     (void)state;
     rp_arena a = {0};
-    rp_transcript_chunk c;
+    rp_cost_transcript_chunk c;
     const char *text = USER_LINE LINE1 LINE2 USER_LINE;
-    rp_transcript_parse(&a, text, strlen(text), true, NULL, &c);
+    rp_cost_transcript_parse(&a, text, strlen(text), true, NULL, &c);
     assert_int_equal(c.n_messages, 1);
     int64_t counts[4];
     usage_counts(c.messages[0].usage, counts);
@@ -216,28 +217,28 @@ static void test_partial_line_is_left_for_next_time(void **state)
 {
     (void)state;
     rp_arena a = {0};
-    rp_transcript_chunk c;
+    rp_cost_transcript_chunk c;
     /* A complete message line, then the same line cut short: the cut line is not read, so the
      * message is the chunk's last one and, final or not, waits only on the rule for it. */
     const char *text = LINE1 "{\"type\":\"assistant\",\"timestamp\":\"2026-11-30T10:00:02Z\"";
-    rp_transcript_parse(&a, text, strlen(text), true, NULL, &c);
+    rp_cost_transcript_parse(&a, text, strlen(text), true, NULL, &c);
     assert_int_equal(c.n_messages, 1);
     assert_int_equal(c.consumed, strlen(LINE1));
     assert_int_equal(c.lines, 1);
     assert_int_equal(c.malformed, 0);
 
-    rp_transcript_parse(&a, text, strlen(text), false, NULL, &c);
+    rp_cost_transcript_parse(&a, text, strlen(text), false, NULL, &c);
     assert_int_equal(c.n_messages, 0);
     assert_int_equal(c.consumed, 0);
     assert_int_equal(c.lines, 0);
 
     /* No newline at all: nothing consumed. */
-    rp_transcript_parse(&a, LINE1, strlen(LINE1) - 1, true, NULL, &c);
+    rp_cost_transcript_parse(&a, LINE1, strlen(LINE1) - 1, true, NULL, &c);
     assert_int_equal(c.n_messages, 0);
     assert_int_equal(c.consumed, 0);
-    rp_transcript_parse(&a, "", 0, true, NULL, &c);
+    rp_cost_transcript_parse(&a, "", 0, true, NULL, &c);
     assert_int_equal(c.consumed, 0);
-    rp_transcript_parse(&a, NULL, 0, true, NULL, &c);
+    rp_cost_transcript_parse(&a, NULL, 0, true, NULL, &c);
     assert_int_equal(c.n_messages, 0);
     rp_arena_free(&a);
 }
@@ -246,17 +247,17 @@ static void test_deferred_message_is_emitted_once_whole(void **state)
 {
     (void)state;
     rp_arena a = {0};
-    rp_transcript_chunk c;
+    rp_cost_transcript_chunk c;
     /* The first read saw one line of msg_1 and defers it; a tool result after it does not
      * change that (the streaming tool executor writes results while a response goes on). */
     const char *first = USER_LINE LINE1 RESULT_LINE;
-    rp_transcript_parse(&a, first, strlen(first), false, NULL, &c);
+    rp_cost_transcript_parse(&a, first, strlen(first), false, NULL, &c);
     assert_int_equal(c.n_messages, 0);
     assert_int_equal(c.consumed, strlen(USER_LINE));
     assert_int_equal(c.lines, 1);
     /* The next read starts at msg_1's first line and sees both lines. */
     const char *next = LINE1 RESULT_LINE LINE2;
-    rp_transcript_parse(&a, next, strlen(next), true, NULL, &c);
+    rp_cost_transcript_parse(&a, next, strlen(next), true, NULL, &c);
     assert_int_equal(c.n_messages, 1);
     int64_t counts[4];
     usage_counts(c.messages[0].usage, counts);
@@ -272,37 +273,37 @@ static void test_completion_proofs(void **state)
 {
     (void)state;
     rp_arena a = {0};
-    rp_transcript_chunk c;
+    rp_cost_transcript_chunk c;
     /* Nothing proves msg_2: it waits. */
-    rp_transcript_parse(&a, TOOL_LINE, strlen(TOOL_LINE), false, NULL, &c);
+    rp_cost_transcript_parse(&a, TOOL_LINE, strlen(TOOL_LINE), false, NULL, &c);
     assert_int_equal(c.n_messages, 0);
     assert_int_equal(c.consumed, 0);
     assert_string_equal(c.model, "claude-haiku-4-5");
     /* Another tool_use being acted on proves nothing either. */
-    rp_transcript_parse(&a, TOOL_LINE, strlen(TOOL_LINE), false, "toolu_other", &c);
+    rp_cost_transcript_parse(&a, TOOL_LINE, strlen(TOOL_LINE), false, "toolu_other", &c);
     assert_int_equal(c.n_messages, 0);
     /* The host acts on its tool_use (PreToolUse toolu_9): it is complete. */
-    rp_transcript_parse(&a, TOOL_LINE, strlen(TOOL_LINE), false, "toolu_9", &c);
+    rp_cost_transcript_parse(&a, TOOL_LINE, strlen(TOOL_LINE), false, "toolu_9", &c);
     assert_int_equal(c.n_messages, 1);
     assert_string_equal(c.messages[0].id, "msg_2");
     assert_int_equal(c.consumed, strlen(TOOL_LINE));
     /* A later prompt proves it; a later tool result does not. */
     const char *prompted = TOOL_LINE USER_LINE;
-    rp_transcript_parse(&a, prompted, strlen(prompted), false, NULL, &c);
+    rp_cost_transcript_parse(&a, prompted, strlen(prompted), false, NULL, &c);
     assert_int_equal(c.n_messages, 1);
     assert_int_equal(c.consumed, strlen(prompted));
     const char *resulted = TOOL_LINE RESULT_LINE;
-    rp_transcript_parse(&a, resulted, strlen(resulted), false, NULL, &c);
+    rp_cost_transcript_parse(&a, resulted, strlen(resulted), false, NULL, &c);
     assert_int_equal(c.n_messages, 0);
     /* A stop_reason on its own line proves it; the model is the last message's. */
     const char *stopped = TOOL_LINE STOPPED_LINE;
-    rp_transcript_parse(&a, stopped, strlen(stopped), false, NULL, &c);
+    rp_cost_transcript_parse(&a, stopped, strlen(stopped), false, NULL, &c);
     assert_int_equal(c.n_messages, 2);
     assert_string_equal(c.messages[1].id, "msg_3");
     assert_int_equal(c.consumed, strlen(stopped));
     assert_string_equal(c.model, "claude-opus-4-5");
     /* No assistant line: no model. */
-    rp_transcript_parse(&a, USER_LINE, strlen(USER_LINE), false, NULL, &c);
+    rp_cost_transcript_parse(&a, USER_LINE, strlen(USER_LINE), false, NULL, &c);
     assert_null(c.model);
     rp_arena_free(&a);
 }
@@ -331,8 +332,8 @@ static void test_gemini_recording(void **state)
         "not json\n"
         "{\"id\":\"r2\",\"type\":\"gemini\",\"tokens\":{\"input\":9}"; /* partial */
     rp_arena a = {0};
-    rp_transcript_chunk c;
-    assert_int_equal(rp_transcript_parse_gemini(&a, text, strlen(text), &c), 0);
+    rp_cost_transcript_chunk c;
+    assert_int_equal(rp_cost_transcript_parse_gemini(&a, text, strlen(text), &c), 0);
     assert_int_equal(c.n_messages, 2);
     assert_string_equal(c.messages[0].id, "r1");
     assert_string_equal(c.messages[1].id, "r1");
@@ -354,7 +355,7 @@ static void test_gemini_recording(void **state)
     const char *huge = "{\"id\":\"r9\",\"type\":\"gemini\",\"tokens\":{\"input\":"
                        "9223372036854775807,\"tool\":9223372036854775807,\"output\":"
                        "9223372036854775807,\"thoughts\":9223372036854775807}}\n";
-    assert_int_equal(rp_transcript_parse_gemini(&a, huge, strlen(huge), &c), 0);
+    assert_int_equal(rp_cost_transcript_parse_gemini(&a, huge, strlen(huge), &c), 0);
     assert_int_equal(c.n_messages, 1);
     assert_true(rp_json_get(c.messages[0].usage, "input_tokens")->v.i == 2 * RP_USAGE_MAX_TOKENS);
     assert_true(rp_json_get(c.messages[0].usage, "output_tokens")->v.i == 2 * RP_USAGE_MAX_TOKENS);
@@ -365,13 +366,14 @@ static void test_agent_path(void **state)
 {
     (void)state;
     rp_arena a = {0};
-    assert_string_equal(rp_transcript_agent_path(&a, "/h/.claude/projects/p/s1.jsonl", "a1b2_c-3"),
-                        "/h/.claude/projects/p/s1/subagents/agent-a1b2_c-3.jsonl");
-    assert_null(rp_transcript_agent_path(&a, "/h/p/s1.jsonl", "../x"));
-    assert_null(rp_transcript_agent_path(&a, "/h/p/s1.jsonl", ""));
-    assert_null(rp_transcript_agent_path(&a, "/h/p/s1.json", "a1"));
-    assert_null(rp_transcript_agent_path(&a, ".jsonl", "a1"));
-    assert_null(rp_transcript_agent_path(&a, NULL, "a1"));
+    assert_string_equal(
+        rp_cost_transcript_agent_path(&a, "/h/.claude/projects/p/s1.jsonl", "a1b2_c-3"),
+        "/h/.claude/projects/p/s1/subagents/agent-a1b2_c-3.jsonl");
+    assert_null(rp_cost_transcript_agent_path(&a, "/h/p/s1.jsonl", "../x"));
+    assert_null(rp_cost_transcript_agent_path(&a, "/h/p/s1.jsonl", ""));
+    assert_null(rp_cost_transcript_agent_path(&a, "/h/p/s1.json", "a1"));
+    assert_null(rp_cost_transcript_agent_path(&a, ".jsonl", "a1"));
+    assert_null(rp_cost_transcript_agent_path(&a, NULL, "a1"));
     rp_arena_free(&a);
 }
 
@@ -379,7 +381,7 @@ static void test_malformed_lines_are_skipped_and_counted(void **state)
 {
     (void)state;
     rp_arena a = {0};
-    rp_transcript_chunk c;
+    rp_cost_transcript_chunk c;
     const char *text =
         "not json at all\n"
         "[1,2,3]\n"
@@ -407,7 +409,7 @@ static void test_malformed_lines_are_skipped_and_counted(void **state)
         "\"usage\":{\"input_tokens\":0}}}\n"
         "{\"type\":\"assistant\",\"requestId\":\"req_only\",\"message\":{\"model\":\"m\","
         "\"usage\":{\"input_tokens\":2,\"output_tokens\":3.0}}}\n";
-    rp_transcript_parse(&a, text, strlen(text), true, NULL, &c);
+    rp_cost_transcript_parse(&a, text, strlen(text), true, NULL, &c);
     assert_int_equal(c.malformed, 13);
     assert_int_equal(c.synthetic, 1);
     assert_int_equal(c.oversized, 0);
@@ -430,11 +432,11 @@ static void test_malformed_line_of_a_message_keeps_the_good_one(void **state)
 {
     (void)state;
     rp_arena a = {0};
-    rp_transcript_chunk c;
+    rp_cost_transcript_chunk c;
     const char *text =
         LINE2 "{\"type\":\"assistant\",\"message\":{\"id\":\"msg_1\",\"usage\":{\"output_tokens\":"
               "\"lots\"}}}\n";
-    rp_transcript_parse(&a, text, strlen(text), true, NULL, &c);
+    rp_cost_transcript_parse(&a, text, strlen(text), true, NULL, &c);
     assert_int_equal(c.n_messages, 1);
     assert_int_equal(c.malformed, 1);
     int64_t counts[4];
@@ -447,8 +449,8 @@ static void test_oversized_lines_are_skipped_unparsed(void **state)
 {
     (void)state;
     rp_arena a = {0};
-    rp_transcript_chunk c;
-    size_t big = RP_TRANSCRIPT_MAX_LINE + 1;
+    rp_cost_transcript_chunk c;
+    size_t big = RP_COST_TRANSCRIPT_MAX_LINE + 1;
     size_t len = strlen(LINE1) + big + 1 + strlen(LINE2);
     char *text = malloc(len + big + 1);
     assert_non_null(text);
@@ -464,7 +466,7 @@ static void test_oversized_lines_are_skipped_unparsed(void **state)
     memcpy(text + pos, LINE2, strlen(LINE2));
     pos += strlen(LINE2);
     assert_int_equal(pos, len);
-    rp_transcript_parse(&a, text, len, true, NULL, &c);
+    rp_cost_transcript_parse(&a, text, len, true, NULL, &c);
     assert_int_equal(c.oversized, 1);
     assert_int_equal(c.lines, 3);
     assert_int_equal(c.n_messages, 1);
@@ -473,13 +475,13 @@ static void test_oversized_lines_are_skipped_unparsed(void **state)
     /* A partial line already over the bound is consumed, so the reader never stalls on it; the
      * message before it is then known to be complete. */
     memset(text + pos, 'y', big);
-    rp_transcript_parse(&a, text, len + big, false, NULL, &c);
+    rp_cost_transcript_parse(&a, text, len + big, false, NULL, &c);
     assert_int_equal(c.oversized, 2);
     assert_int_equal(c.lines, 4);
     assert_int_equal(c.n_messages, 1);
     assert_int_equal(c.consumed, len + big);
     /* Its rest, read next time, is one malformed line. */
-    rp_transcript_parse(&a, "yyyy\"}\n", 7, false, NULL, &c);
+    rp_cost_transcript_parse(&a, "yyyy\"}\n", 7, false, NULL, &c);
     assert_int_equal(c.malformed, 1);
     assert_int_equal(c.consumed, 7);
     free(text);
@@ -500,8 +502,8 @@ static void test_many_messages(void **state)
                           i, i * 10 + k);
         }
     }
-    rp_transcript_chunk c;
-    rp_transcript_parse(&a, b.data, b.len, true, NULL, &c);
+    rp_cost_transcript_chunk c;
+    rp_cost_transcript_parse(&a, b.data, b.len, true, NULL, &c);
     assert_int_equal(c.n_messages, 500);
     for (int i = 0; i < 500; i++) {
         char id[32];

@@ -14,7 +14,7 @@
 
 typedef struct fixture {
     rp_arena a;
-    rp_pricing *pricing;
+    rp_cost_pricing *pricing;
 } fixture;
 
 static int setup(void **state)
@@ -27,7 +27,7 @@ static int setup(void **state)
     rp_json *table = rp_json_parse(&f->a, cfg, strlen(cfg), &jerr);
     assert_non_null(table);
     char err[256];
-    f->pricing = rp_pricing_build(&f->a, table, err, sizeof err);
+    f->pricing = rp_cost_pricing_build(&f->a, table, err, sizeof err);
     if (f->pricing == NULL)
         fail_msg("pricing: %s", err);
     *state = f;
@@ -53,7 +53,7 @@ static rp_json *parse(fixture *f, const char *text)
 
 static int line(fixture *f, const char *text, rp_usage_record *r, char *err)
 {
-    return rp_usage_record_from_json(parse(f, text), f->pricing, NOW_US, r, err, 256);
+    return rp_cost_usage_record_from_json(parse(f, text), f->pricing, NOW_US, r, err, 256);
 }
 
 static void test_priced_from_table(void **state)
@@ -192,7 +192,7 @@ static void test_llm_response(void **state)
     rp_json *data = parse(f, "{\"model\":\"test-model\",\"id\":\"resp_9\","
                              "\"usage\":{\"input_tokens\":1000000}}");
     assert_int_equal(
-        rp_usage_from_llm_response(data, "ctx-model", f->pricing, 77, &r, err, sizeof err), 1);
+        rp_cost_usage_from_llm_response(data, "ctx-model", f->pricing, 77, &r, err, sizeof err), 1);
     assert_string_equal(r.model, "test-model");
     assert_string_equal(r.record_id, "resp_9");
     assert_int_equal(r.cost_nusd, 2000000000LL);
@@ -200,25 +200,27 @@ static void test_llm_response(void **state)
     /* The context's model when the data names none; no usage → 0; bad usage → -1. */
     data = parse(f, "{\"usage\":{\"output_tokens\":1000000}}");
     assert_int_equal(
-        rp_usage_from_llm_response(data, "test-model", f->pricing, 0, &r, err, sizeof err), 1);
+        rp_cost_usage_from_llm_response(data, "test-model", f->pricing, 0, &r, err, sizeof err), 1);
     assert_int_equal(r.cost_nusd, 10000000000LL);
     data = parse(f, "{\"text_preview\":\"hi\"}");
-    assert_int_equal(rp_usage_from_llm_response(data, NULL, f->pricing, 0, &r, err, sizeof err), 0);
+    assert_int_equal(
+        rp_cost_usage_from_llm_response(data, NULL, f->pricing, 0, &r, err, sizeof err), 0);
     data = parse(f, "{\"usage\":{\"input_tokens\":-3}}");
-    assert_int_equal(rp_usage_from_llm_response(data, NULL, f->pricing, 0, &r, err, sizeof err),
-                     -1);
+    assert_int_equal(
+        rp_cost_usage_from_llm_response(data, NULL, f->pricing, 0, &r, err, sizeof err), -1);
     /* A host's report above the per-record bound is counted at the bound, never dropped. */
     data = parse(f, "{\"usage\":{\"cost_usd\":2000000,\"output_tokens\":5000000000000}}");
-    assert_int_equal(rp_usage_from_llm_response(data, NULL, f->pricing, 0, &r, err, sizeof err), 1);
+    assert_int_equal(
+        rp_cost_usage_from_llm_response(data, NULL, f->pricing, 0, &r, err, sizeof err), 1);
     assert_true(r.priced);
     assert_true(r.cost_nusd == RP_USAGE_MAX_COST_NUSD);
     assert_true(r.output_tokens == RP_USAGE_MAX_TOKENS);
     data = parse(f, "{\"id\":\"m\\u0000a\",\"usage\":{\"input_tokens\":1}}");
-    assert_int_equal(rp_usage_from_llm_response(data, NULL, f->pricing, 0, &r, err, sizeof err),
-                     -1);
+    assert_int_equal(
+        rp_cost_usage_from_llm_response(data, NULL, f->pricing, 0, &r, err, sizeof err), -1);
     data = parse(f, "{\"usage\":\"lots\"}");
-    assert_int_equal(rp_usage_from_llm_response(data, NULL, f->pricing, 0, &r, err, sizeof err),
-                     -1);
+    assert_int_equal(
+        rp_cost_usage_from_llm_response(data, NULL, f->pricing, 0, &r, err, sizeof err), -1);
 }
 
 /* A host's cost 0 is "could not price it" (issue 15: opencode and Pi recorded $0.00 for a model
@@ -231,34 +233,39 @@ static void test_host_zero_cost(void **state)
     /* Cost 0 for a priced model: the table prices it. (This table is the config's.) */
     rp_json *data = parse(f, "{\"model\":\"test-model\",\"id\":\"m1\",\"usage\":{"
                              "\"input_tokens\":1000000,\"cost_usd\":0}}");
-    assert_int_equal(rp_usage_from_llm_response(data, NULL, f->pricing, 0, &r, err, sizeof err), 1);
+    assert_int_equal(
+        rp_cost_usage_from_llm_response(data, NULL, f->pricing, 0, &r, err, sizeof err), 1);
     assert_true(r.priced);
     assert_int_equal(r.cost_nusd, 2000000000LL);
     assert_string_equal(r.priced_by, RP_PRICED_BY_CONFIG);
     /* Cost 0 for a model nobody prices: recorded at the host's 0, said to be the host's. */
     data = parse(f, "{\"model\":\"fake-local\",\"usage\":{\"input_tokens\":900,"
                     "\"cost_usd\":0}}");
-    assert_int_equal(rp_usage_from_llm_response(data, NULL, f->pricing, 0, &r, err, sizeof err), 1);
+    assert_int_equal(
+        rp_cost_usage_from_llm_response(data, NULL, f->pricing, 0, &r, err, sizeof err), 1);
     assert_true(r.priced);
     assert_int_equal(r.cost_nusd, 0);
     assert_string_equal(r.priced_by, RP_PRICED_BY_HOST);
     /* A real cost wins over the table. */
     data = parse(f, "{\"model\":\"test-model\",\"usage\":{\"input_tokens\":1000000,"
                     "\"cost_usd\":0.5}}");
-    assert_int_equal(rp_usage_from_llm_response(data, NULL, f->pricing, 0, &r, err, sizeof err), 1);
+    assert_int_equal(
+        rp_cost_usage_from_llm_response(data, NULL, f->pricing, 0, &r, err, sizeof err), 1);
     assert_int_equal(r.cost_nusd, 500000000LL);
     assert_string_equal(r.priced_by, RP_PRICED_BY_HOST);
     /* No tokens at cost 0: nothing to price, the host's 0 stands. */
     data = parse(f, "{\"model\":\"test-model\",\"usage\":{\"cost_usd\":0}}");
-    assert_int_equal(rp_usage_from_llm_response(data, NULL, f->pricing, 0, &r, err, sizeof err), 1);
+    assert_int_equal(
+        rp_cost_usage_from_llm_response(data, NULL, f->pricing, 0, &r, err, sizeof err), 1);
     assert_string_equal(r.priced_by, RP_PRICED_BY_HOST);
     /* The shipped table: "table". */
     char perr[256];
-    rp_pricing *shipped = rp_pricing_build(&f->a, NULL, perr, sizeof perr);
+    rp_cost_pricing *shipped = rp_cost_pricing_build(&f->a, NULL, perr, sizeof perr);
     assert_non_null(shipped);
     data = parse(f, "{\"model\":\"gpt-4o-mini\",\"usage\":{\"input_tokens\":900,"
                     "\"output_tokens\":50,\"cache_read_input_tokens\":100,\"cost_usd\":0}}");
-    assert_int_equal(rp_usage_from_llm_response(data, NULL, shipped, 0, &r, err, sizeof err), 1);
+    assert_int_equal(rp_cost_usage_from_llm_response(data, NULL, shipped, 0, &r, err, sizeof err),
+                     1);
     assert_string_equal(r.priced_by, RP_PRICED_BY_TABLE);
     assert_true(r.cost_nusd > 0);
     /* `rampart usage record` keeps a stated 0: a person said so. */
@@ -271,7 +278,8 @@ static void test_host_zero_cost(void **state)
     assert_string_equal(r.priced_by, RP_PRICED_BY_HOST);
     /* Unpriced: none. */
     data = parse(f, "{\"model\":\"fake-local\",\"usage\":{\"input_tokens\":9}}");
-    assert_int_equal(rp_usage_from_llm_response(data, NULL, f->pricing, 0, &r, err, sizeof err), 1);
+    assert_int_equal(
+        rp_cost_usage_from_llm_response(data, NULL, f->pricing, 0, &r, err, sizeof err), 1);
     assert_false(r.priced);
     assert_null(r.priced_by);
 }
@@ -282,7 +290,7 @@ static void test_totals_to_json(void **state)
     rp_usage_totals t;
     memset(&t, 0, sizeof t);
     /* Nothing recorded: the reference's default seed, total_cost_usd 0.0. */
-    rp_json v = rp_usage_totals_to_json(&f->a, &t);
+    rp_json v = rp_cost_usage_totals_to_json(&f->a, &t);
     const rp_json *c = rp_json_get(&v, "total_cost_usd");
     assert_non_null(c);
     assert_int_equal(c->type, RP_JSON_DOUBLE);
@@ -291,7 +299,7 @@ static void test_totals_to_json(void **state)
     t.unpriced_records = 1;
     t.input_tokens = 7;
     t.unpriced_tokens = 7;
-    v = rp_usage_totals_to_json(&f->a, &t);
+    v = rp_cost_usage_totals_to_json(&f->a, &t);
     assert_null(rp_json_get(&v, "total_cost_usd"));
     assert_int_equal(rp_json_get(&v, "unpriced_tokens")->v.i, 7);
     assert_int_equal(rp_json_get(&v, "total_tokens")->v.i, 7);
@@ -299,7 +307,7 @@ static void test_totals_to_json(void **state)
     t.records = 2;
     t.priced_records = 1;
     t.cost_nusd = 2500000000LL;
-    v = rp_usage_totals_to_json(&f->a, &t);
+    v = rp_cost_usage_totals_to_json(&f->a, &t);
     double d = 0;
     assert_true(rp_json_number(rp_json_get(&v, "total_cost_usd"), &d));
     assert_true(d == 2.5);

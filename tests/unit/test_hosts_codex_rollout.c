@@ -44,7 +44,7 @@ static int load_fixture(void **state)
     return fixture_load("tests/data/hosts/codex/rollout/session.jsonl");
 }
 
-static void assert_response(const rp_transcript_message *m, const want_response *w,
+static void assert_response(const rp_cost_transcript_message *m, const want_response *w,
                             const char *model)
 {
     assert_string_equal(m->id, w->id);
@@ -63,8 +63,8 @@ static void test_fixture_each_response_once(void **state)
     (void)state;
     assert_int_equal(fixture_len, FIXTURE_SIZE);
     rp_arena a = {0};
-    rp_transcript_chunk c;
-    assert_int_equal(rp_codex_rollout_parse(&a, fixture_text, fixture_len, NULL, &c), 0);
+    rp_cost_transcript_chunk c;
+    assert_int_equal(rp_hook_codex_rollout_parse(&a, fixture_text, fixture_len, NULL, &c), 0);
     /* Each response has a token_usage_record and a token_count: charged once. */
     assert_int_equal(c.n_messages, N_FIXTURE);
     for (size_t i = 0; i < N_FIXTURE; i++) {
@@ -86,18 +86,18 @@ static void test_any_cut_gives_the_same_responses(void **state)
     (void)state;
     for (size_t cut = 0; cut <= fixture_len; cut += 7) {
         rp_arena a = {0};
-        rp_transcript_chunk c1, c2;
-        rp_codex_rollout_parse(&a, fixture_text, cut, NULL, &c1);
+        rp_cost_transcript_chunk c1, c2;
+        rp_hook_codex_rollout_parse(&a, fixture_text, cut, NULL, &c1);
         assert_true(c1.consumed <= cut);
         assert_true(c1.consumed == 0 || fixture_text[c1.consumed - 1] == '\n');
-        rp_codex_rollout_parse(&a, fixture_text + c1.consumed, fixture_len - c1.consumed, c1.model,
-                               &c2);
+        rp_hook_codex_rollout_parse(&a, fixture_text + c1.consumed, fixture_len - c1.consumed,
+                                    c1.model, &c2);
         assert_int_equal(c1.consumed + c2.consumed, fixture_len);
         assert_int_equal(c1.lines + c2.lines, FIXTURE_LINES);
         assert_int_equal(c1.malformed + c2.malformed, 0);
         bool seen[N_FIXTURE] = {false};
         for (size_t part = 0; part < 2; part++) {
-            const rp_transcript_chunk *c = part == 0 ? &c1 : &c2;
+            const rp_cost_transcript_chunk *c = part == 0 ? &c1 : &c2;
             for (size_t i = 0; i < c->n_messages; i++) {
                 size_t j = 0;
                 while (j < N_FIXTURE && strcmp(fixture_responses[j].id, c->messages[i].id) != 0) {
@@ -128,8 +128,8 @@ static void test_half_written_line_waits(void **state)
     /* Up to the middle of the last token_count line. */
     size_t len = FIXTURE_LAST + 200;
     rp_arena a = {0};
-    rp_transcript_chunk c;
-    rp_codex_rollout_parse(&a, fixture_text, len, NULL, &c);
+    rp_cost_transcript_chunk c;
+    rp_hook_codex_rollout_parse(&a, fixture_text, len, NULL, &c);
     assert_int_equal(c.consumed, FIXTURE_LAST);
     assert_int_equal(c.malformed, 0);
     assert_int_equal(c.n_messages, N_FIXTURE); /* the 4th by its token_usage_record */
@@ -158,8 +158,8 @@ static void test_duplicate_and_empty_token_counts(void **state)
             TC(U(100, 40, 10, 2), U(100, 40, 10, 2)) TC(U(100, 40, 10, 2), U(100, 40, 10, 2))
                 TC(U(50, 0, 5, 0), U(150, 40, 15, 2)) TC(U(50, 0, 5, 0), U(150, 40, 15, 2));
     rp_arena a = {0};
-    rp_transcript_chunk c;
-    rp_codex_rollout_parse(&a, text, sizeof text - 1, NULL, &c);
+    rp_cost_transcript_chunk c;
+    rp_hook_codex_rollout_parse(&a, text, sizeof text - 1, NULL, &c);
     assert_int_equal(c.n_messages, 2);
     assert_string_equal(c.messages[0].id, "codex-total:100:40:10:0");
     assert_string_equal(c.messages[1].id, "codex-total:150:40:15:0");
@@ -193,8 +193,8 @@ static void test_damaged_lines(void **state)
                       "\"last_token_usage\":{\"input_tokens\":5}}}}\n"
                       "[\"token_count\"]\n" TC(U(20, 0, 2, 0), U(20, 0, 2, 0));
     rp_arena a = {0};
-    rp_transcript_chunk c;
-    rp_codex_rollout_parse(&a, text, sizeof text - 1, NULL, &c);
+    rp_cost_transcript_chunk c;
+    rp_hook_codex_rollout_parse(&a, text, sizeof text - 1, NULL, &c);
     assert_int_equal(c.lines, 8);
     assert_int_equal(c.malformed, 5); /* all but the turn_context, the prose and the good one */
     assert_int_equal(c.n_messages, 1);
@@ -217,8 +217,8 @@ static void test_models_and_odd_counts(void **state)
               "tokens\":7,\"output_tokens\":3},\"thread_token_usage\":{\"input_tokens\":50,"
               "\"cached_input_tokens\":25,\"cache_write_input_tokens\":7,\"output_tokens\":5}}}\n";
     rp_arena a = {0};
-    rp_transcript_chunk c;
-    rp_codex_rollout_parse(&a, text, sizeof text - 1, "gpt-5", &c);
+    rp_cost_transcript_chunk c;
+    rp_hook_codex_rollout_parse(&a, text, sizeof text - 1, "gpt-5", &c);
     assert_int_equal(c.n_messages, 3);
     assert_string_equal(c.messages[0].model, "gpt-5");
     assert_string_equal(c.messages[1].model, "gpt-5-mini");
@@ -235,9 +235,9 @@ static void test_models_and_odd_counts(void **state)
     assert_string_equal(c.messages[2].id, "codex-total:50:25:5:7");
     assert_int_equal(c.messages[2].time_us, 1796292001000000LL);
     /* No model known at all: the response has none (the ledger marks it unpriced). */
-    rp_transcript_chunk c0;
-    rp_codex_rollout_parse(&a, TC(U(10, 0, 1, 0), U(10, 0, 1, 0)),
-                           sizeof(TC(U(10, 0, 1, 0), U(10, 0, 1, 0))) - 1, "", &c0);
+    rp_cost_transcript_chunk c0;
+    rp_hook_codex_rollout_parse(&a, TC(U(10, 0, 1, 0), U(10, 0, 1, 0)),
+                                sizeof(TC(U(10, 0, 1, 0), U(10, 0, 1, 0))) - 1, "", &c0);
     assert_int_equal(c0.n_messages, 1);
     assert_null(c0.messages[0].model);
     assert_null(c0.model);
@@ -248,13 +248,13 @@ static void test_models_and_odd_counts(void **state)
 static void test_oversized_line(void **state)
 {
     (void)state;
-    size_t big = RP_TRANSCRIPT_MAX_LINE + 10;
+    size_t big = RP_COST_TRANSCRIPT_MAX_LINE + 10;
     char *text = malloc(big + 200);
     memset(text, 'x', big);
     memcpy(text, "token_count", 11);
     rp_arena a = {0};
-    rp_transcript_chunk c;
-    rp_codex_rollout_parse(&a, text, big, NULL, &c);
+    rp_cost_transcript_chunk c;
+    rp_hook_codex_rollout_parse(&a, text, big, NULL, &c);
     assert_int_equal(c.consumed, big);
     assert_int_equal(c.oversized, 1);
     assert_int_equal(c.n_messages, 0);
@@ -283,35 +283,35 @@ static void test_call_outcome_from_fixture(void **state)
     static const struct {
         int lines;
         const char *call;
-        rp_tool_outcome want;
+        rp_hook_tool_outcome want;
     } cases[] = {
-        {12, "call_lab1_0", RP_TOOL_OK},
-        {17, "call_lab1_1", RP_TOOL_ERROR},
-        {22, "call_lab1_2", RP_TOOL_OK},
-        {17, "call_lab1_2", RP_TOOL_UNKNOWN},
-        {FIXTURE_LINES, "call_lab1_9", RP_TOOL_UNKNOWN},
-        {FIXTURE_LINES, "call_lab1", RP_TOOL_UNKNOWN},
+        {12, "call_lab1_0", RP_HOOK_TOOL_OK},
+        {17, "call_lab1_1", RP_HOOK_TOOL_ERROR},
+        {22, "call_lab1_2", RP_HOOK_TOOL_OK},
+        {17, "call_lab1_2", RP_HOOK_TOOL_UNKNOWN},
+        {FIXTURE_LINES, "call_lab1_9", RP_HOOK_TOOL_UNKNOWN},
+        {FIXTURE_LINES, "call_lab1", RP_HOOK_TOOL_UNKNOWN},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         size_t len = fixture_line_end(cases[i].lines);
         rp_arena a = {0};
-        rp_transcript_chunk plain, c;
-        rp_codex_rollout_parse(&a, fixture_text, len, NULL, &plain);
-        rp_tool_outcome got = RP_TOOL_ERROR + 1;
-        rp_codex_rollout_parse_call(&a, fixture_text, len, NULL, cases[i].call, &c, &got);
+        rp_cost_transcript_chunk plain, c;
+        rp_hook_codex_rollout_parse(&a, fixture_text, len, NULL, &plain);
+        rp_hook_tool_outcome got = RP_HOOK_TOOL_ERROR + 1;
+        rp_hook_codex_rollout_parse_call(&a, fixture_text, len, NULL, cases[i].call, &c, &got);
         assert_int_equal(got, cases[i].want);
         assert_int_equal(c.n_messages, plain.n_messages);
         assert_int_equal(c.consumed, plain.consumed);
         assert_int_equal(c.malformed, 0);
-        assert_int_equal(rp_codex_rollout_call_outcome(fixture_text, len, cases[i].call),
+        assert_int_equal(rp_hook_codex_rollout_call_outcome(fixture_text, len, cases[i].call),
                          cases[i].want);
         rp_arena_free(&a);
     }
     /* Read from the middle of the failed call's item line (a tail), it is not found. */
     size_t mid = fixture_line_end(16) + 100;
-    assert_int_equal(rp_codex_rollout_call_outcome(fixture_text + mid, fixture_line_end(17) - mid,
-                                                   "call_lab1_1"),
-                     RP_TOOL_UNKNOWN);
+    assert_int_equal(rp_hook_codex_rollout_call_outcome(fixture_text + mid,
+                                                        fixture_line_end(17) - mid, "call_lab1_1"),
+                     RP_HOOK_TOOL_UNKNOWN);
 }
 
 #define ITEM(body)                                                                                 \
@@ -326,61 +326,63 @@ static void test_call_outcome_lines(void **state)
     (void)state;
     static const struct {
         const char *text;
-        rp_tool_outcome want;
+        rp_hook_tool_outcome want;
         size_t malformed;
     } cases[] = {
         {ITEM("{\"type\":\"CommandExecution\",\"id\":\"c1\",\"status\":\"completed\",\"exit_code\":"
               "3}"),
-         RP_TOOL_ERROR, 0},
-        {ITEM("{\"type\":\"CommandExecution\",\"id\":\"c1\",\"status\":\"failed\"}"), RP_TOOL_ERROR,
-         0},
+         RP_HOOK_TOOL_ERROR, 0},
+        {ITEM("{\"type\":\"CommandExecution\",\"id\":\"c1\",\"status\":\"failed\"}"),
+         RP_HOOK_TOOL_ERROR, 0},
         {ITEM("{\"type\":\"McpToolCall\",\"id\":\"c1\",\"status\":\"failed\",\"error\":{}}"),
-         RP_TOOL_ERROR, 0},
-        {ITEM("{\"type\":\"FileChange\",\"id\":\"c1\",\"status\":\"completed\"}"), RP_TOOL_OK, 0},
+         RP_HOOK_TOOL_ERROR, 0},
+        {ITEM("{\"type\":\"FileChange\",\"id\":\"c1\",\"status\":\"completed\"}"), RP_HOOK_TOOL_OK,
+         0},
         {ITEM("{\"type\":\"CommandExecution\",\"id\":\"c1\",\"status\":\"declined\"}"),
-         RP_TOOL_UNKNOWN, 0},
+         RP_HOOK_TOOL_UNKNOWN, 0},
         {ITEM("{\"type\":\"CommandExecution\",\"id\":\"c1\",\"status\":\"failed\",\"exit_code\":1}")
              ITEM("{\"type\":\"CommandExecution\",\"id\":\"c1\",\"status\":\"completed\","
                   "\"exit_code\":0}"),
-         RP_TOOL_OK, 0},
+         RP_HOOK_TOOL_OK, 0},
         {ITEM("{\"type\":\"CommandExecution\",\"id\":\"c2\",\"status\":\"failed\","
               "\"aggregated_output\":\"{\\\"id\\\":\\\"c1\\\"}\"}"),
-         RP_TOOL_UNKNOWN, 0},
+         RP_HOOK_TOOL_UNKNOWN, 0},
         {"{\"type\":\"event_msg\",\"payload\":{\"type\":\"item_completed\",\"item\":{\"id\":\"c1\","
          "\"status\":\"failed\"\n",
-         RP_TOOL_UNKNOWN, 1},
+         RP_HOOK_TOOL_UNKNOWN, 1},
         {"{\"type\":\"event_msg\",\"payload\":{\"type\":\"item_completed\",\"item\":{\"id\":\"c1\","
          "\"status\":\"failed\"}}}",
-         RP_TOOL_UNKNOWN, 0},
+         RP_HOOK_TOOL_UNKNOWN, 0},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         const char *text = cases[i].text;
         rp_arena a = {0};
-        rp_transcript_chunk c;
-        rp_tool_outcome got = RP_TOOL_ERROR + 1;
-        rp_codex_rollout_parse_call(&a, text, strlen(text), "gpt-5", "c1", &c, &got);
+        rp_cost_transcript_chunk c;
+        rp_hook_tool_outcome got = RP_HOOK_TOOL_ERROR + 1;
+        rp_hook_codex_rollout_parse_call(&a, text, strlen(text), "gpt-5", "c1", &c, &got);
         assert_int_equal(got, cases[i].want);
         assert_int_equal(c.malformed, cases[i].malformed);
         assert_int_equal(c.n_messages, 0);
-        assert_int_equal(rp_codex_rollout_call_outcome(text, strlen(text), "c1"), cases[i].want);
+        assert_int_equal(rp_hook_codex_rollout_call_outcome(text, strlen(text), "c1"),
+                         cases[i].want);
         rp_arena_free(&a);
     }
     /* The half-written item is left for the next read, then found. */
     static const char half[] = "{\"type\":\"event_msg\",\"payload\":{\"type\":\"item_completed\","
                                "\"item\":{\"id\":\"c1\",\"status\":\"failed\"}}}";
     rp_arena a = {0};
-    rp_transcript_chunk c;
-    rp_tool_outcome got;
-    rp_codex_rollout_parse_call(&a, half, sizeof half - 1, NULL, "c1", &c, &got);
+    rp_cost_transcript_chunk c;
+    rp_hook_tool_outcome got;
+    rp_hook_codex_rollout_parse_call(&a, half, sizeof half - 1, NULL, "c1", &c, &got);
     assert_int_equal(c.consumed, 0);
     char whole[sizeof half + 1];
     snprintf(whole, sizeof whole, "%s\n", half);
-    rp_codex_rollout_parse_call(&a, whole, strlen(whole), NULL, "c1", &c, &got);
-    assert_int_equal(got, RP_TOOL_ERROR);
+    rp_hook_codex_rollout_parse_call(&a, whole, strlen(whole), NULL, "c1", &c, &got);
+    assert_int_equal(got, RP_HOOK_TOOL_ERROR);
     assert_int_equal(c.consumed, strlen(whole));
     /* No call looked for: nothing to find. */
-    rp_codex_rollout_parse_call(&a, whole, strlen(whole), NULL, NULL, &c, &got);
-    assert_int_equal(got, RP_TOOL_UNKNOWN);
+    rp_hook_codex_rollout_parse_call(&a, whole, strlen(whole), NULL, NULL, &c, &got);
+    assert_int_equal(got, RP_HOOK_TOOL_UNKNOWN);
     assert_int_equal(c.malformed, 0);
     rp_arena_free(&a);
 }

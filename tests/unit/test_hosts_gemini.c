@@ -17,7 +17,7 @@
 #include "hosts/host.h"
 
 static rp_arena A;
-static const rp_host_adapter *H;
+static const rp_hook_adapter *H;
 static const rp_hook_env ENV = {
     .os_user = "alice", .home = "/home/alice", .process_cwd = "/proc-cwd"};
 
@@ -25,7 +25,7 @@ static int setup(void **state)
 {
     (void)state;
     rp_arena_init(&A, 1 << 14);
-    H = rp_host_find("gemini");
+    H = rp_hook_host_find("gemini");
     return H ? 0 : -1;
 }
 

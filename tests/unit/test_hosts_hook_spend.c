@@ -1,7 +1,8 @@
-/* test_hosts_hook_spend.c — rp_hook_record_transcript (src/hosts/hook_spend.c): the fixture transcript
- * (tests/data/hosts/claude-code/transcript/session.jsonl) into the ledger at the shipped prices,
- * re-reads that add nothing, a file that grows turn by turn, a file replaced by a shorter one;
- * and the store calls it needs (transcript offsets, rp_store_take_pending_at), on both backends.
+/* test_hosts_hook_spend.c — rp_hook_record_transcript (src/hosts/hook_spend.c): the fixture
+ * transcript (tests/data/hosts/claude-code/transcript/session.jsonl) into the ledger at the shipped
+ * prices, re-reads that add nothing, a file that grows turn by turn, a file replaced by a shorter
+ * one; and the store calls it needs (transcript offsets, rp_store_take_pending_at), on both
+ * backends.
  *
  * The expected spend, by hand, from `rampart pricing` (data/pricing.json, USD per 1M tokens,
  * i.e. micro-dollars per token): claude-sonnet-4-5 in 3, out 15, cache read 0.30, cache write
@@ -60,7 +61,7 @@
 
 typedef struct fixture {
     rp_arena a;
-    const rp_pricing *pricing;
+    const rp_cost_pricing *pricing;
     rp_store *store;
     char dir[64];
     char path[128];
@@ -71,7 +72,7 @@ typedef struct fixture {
 static int setup_common(fixture *f)
 {
     char err[256];
-    f->pricing = rp_pricing_build(&f->a, NULL, err, sizeof err);
+    f->pricing = rp_cost_pricing_build(&f->a, NULL, err, sizeof err);
     if (f->pricing == NULL) {
         return -1;
     }
@@ -152,22 +153,22 @@ static void append_text(fixture *f, const char *text)
 }
 
 /* One read: the session, its links, the path and whether the turn is over. */
-static int record_as(rp_store *store, const rp_pricing *pricing, const char *session,
+static int record_as(rp_store *store, const rp_cost_pricing *pricing, const char *session,
                      const char *user, const char *parent, const char *root, const char *path,
-                     bool final, rp_transcript_stats *st, char *err, size_t err_size)
+                     bool final, rp_hook_transcript_stats *st, char *err, size_t err_size)
 {
-    rp_transcript_source src = {.session_id = session,
-                                .user = user,
-                                .parent_session_id = parent,
-                                .root_session_id = root,
-                                .path = path,
-                                .final = final};
+    rp_hook_transcript_source src = {.session_id = session,
+                                     .user = user,
+                                     .parent_session_id = parent,
+                                     .root_session_id = root,
+                                     .path = path,
+                                     .final = final};
     return rp_hook_record_transcript(store, pricing, &src, st, err, err_size);
 }
 
-static rp_transcript_stats record(fixture *f, bool final)
+static rp_hook_transcript_stats record(fixture *f, bool final)
 {
-    rp_transcript_stats st;
+    rp_hook_transcript_stats st;
     char err[512] = "";
     int rc = record_as(f->store, f->pricing, SESSION, "alice", NULL, NULL, f->path, final, &st, err,
                        sizeof err);
@@ -177,7 +178,7 @@ static rp_transcript_stats record(fixture *f, bool final)
     return st;
 }
 
-static void assert_stats(rp_transcript_stats st, size_t recorded, size_t duplicates,
+static void assert_stats(rp_hook_transcript_stats st, size_t recorded, size_t duplicates,
                          int64_t cost_nusd)
 {
     assert_int_equal(st.recorded, recorded);
@@ -303,7 +304,7 @@ static void test_malformed_lines_are_counted_not_recorded(void **state)
                       "\"output_tokens\":-1}}}\nnot json\n";
     write_prefix(f, CUT_TURN1);
     append_text(f, bad);
-    rp_transcript_stats st = record(f, true);
+    rp_hook_transcript_stats st = record(f, true);
     assert_int_equal(st.recorded, 3);
     assert_int_equal(st.skipped_lines, 2);
     assert_int_equal(st.cost_nusd, TURN1_NUSD);
@@ -313,7 +314,7 @@ static void test_malformed_lines_are_counted_not_recorded(void **state)
 static void test_missing_or_odd_paths(void **state)
 {
     fixture *f = *state;
-    rp_transcript_stats st;
+    rp_hook_transcript_stats st;
     char err[512] = "";
     /* Missing file, no path: nothing, no error. */
     assert_int_equal(record_as(f->store, f->pricing, SESSION, NULL, NULL, NULL, f->path, true, &st,
@@ -351,7 +352,7 @@ static void test_unpriced_without_table(void **state)
 {
     fixture *f = *state;
     write_prefix(f, CUT_TURN1);
-    rp_transcript_stats st;
+    rp_hook_transcript_stats st;
     char err[256];
     assert_int_equal(
         record_as(f->store, NULL, SESSION, NULL, NULL, NULL, f->path, true, &st, err, sizeof err),
@@ -367,7 +368,7 @@ static void test_links_parent_and_root(void **state)
 {
     fixture *f = *state;
     write_prefix(f, CUT_TURN1);
-    rp_transcript_stats st;
+    rp_hook_transcript_stats st;
     char err[256];
     assert_int_equal(record_as(f->store, f->pricing, "parent/agent/a1", "alice", "parent", "parent",
                                f->path, true, &st, err, sizeof err),
@@ -432,15 +433,15 @@ static void test_model_and_tool_use_proof(void **state)
     fixture *f = *state;
     /* Up to msg K's first line (no stop_reason): K may still be streaming and waits. */
     write_prefix(f, 21234);
-    rp_transcript_stats st = record(f, false);
+    rp_hook_transcript_stats st = record(f, false);
     assert_int_equal(st.recorded, 10);
     assert_string_equal(st.model, "claude-sonnet-4-5-20250929");
     /* Its tool_use line written, the host's PreToolUse for it: K is complete. */
     write_prefix(f, 22166);
-    rp_transcript_source src = {.session_id = SESSION,
-                                .user = "alice",
-                                .path = f->path,
-                                .tool_use_id = "toolu_01Bash0000000000000007"};
+    rp_hook_transcript_source src = {.session_id = SESSION,
+                                     .user = "alice",
+                                     .path = f->path,
+                                     .tool_use_id = "toolu_01Bash0000000000000007"};
     char err[256];
     assert_int_equal(rp_hook_record_transcript(f->store, f->pricing, &src, &st, err, sizeof err),
                      0);
@@ -498,11 +499,11 @@ static void test_waits_for_the_line(void **state)
     const char *k_tool_line = f->text + 21234;
     size_t k_len = 22166 - 21234;
     char *line = strndup(k_tool_line, k_len);
-    rp_transcript_source src = {.session_id = SESSION,
-                                .path = f->path,
-                                .tool_use_id = "toolu_01Bash0000000000000007",
-                                .wait_ms = 2000};
-    rp_transcript_stats st;
+    rp_hook_transcript_source src = {.session_id = SESSION,
+                                     .path = f->path,
+                                     .tool_use_id = "toolu_01Bash0000000000000007",
+                                     .wait_ms = 2000};
+    rp_hook_transcript_stats st;
     char err[256];
     struct timespec t0;
     clock_gettime(CLOCK_MONOTONIC, &t0);

@@ -17,7 +17,7 @@
 #include "hosts/host.h"
 
 static rp_arena A;
-static const rp_host_adapter *PI, *OC;
+static const rp_hook_adapter *PI, *OC;
 static const rp_hook_env ENV = {.config_user = "cfg-user",
                                 .os_user = "alice",
                                 .home = "/home/alice",
@@ -27,8 +27,8 @@ static int setup(void **state)
 {
     (void)state;
     rp_arena_init(&A, 1 << 14);
-    PI = rp_host_find("pi");
-    OC = rp_host_find("opencode");
+    PI = rp_hook_host_find("pi");
+    OC = rp_hook_host_find("opencode");
     return PI && OC ? 0 : -1;
 }
 
@@ -39,7 +39,7 @@ static int teardown(void **state)
     return 0;
 }
 
-static rp_hook_call parse_text(const rp_host_adapter *h, const char *text, int want_rc, char *err,
+static rp_hook_call parse_text(const rp_hook_adapter *h, const char *text, int want_rc, char *err,
                                size_t err_size)
 {
     rp_json_error jerr;
@@ -53,7 +53,7 @@ static rp_hook_call parse_text(const rp_host_adapter *h, const char *text, int w
     return call;
 }
 
-static rp_hook_call parse_ok(const rp_host_adapter *h, const char *text)
+static rp_hook_call parse_ok(const rp_hook_adapter *h, const char *text)
 {
     char err[256];
     return parse_text(h, text, 0, err, sizeof err);
@@ -67,7 +67,7 @@ static void assert_json(const rp_json *v, const char *want)
     rp_buf_free(&b);
 }
 
-static void assert_event(const rp_host_adapter *h, const char *text, rp_hook_phase phase,
+static void assert_event(const rp_hook_adapter *h, const char *text, rp_hook_phase phase,
                          const char *want)
 {
     rp_hook_call call = parse_ok(h, text);
@@ -75,7 +75,7 @@ static void assert_event(const rp_host_adapter *h, const char *text, rp_hook_pha
     assert_json(&call.event, want);
 }
 
-static void assert_answer(const rp_host_adapter *h, const char *text, rp_verdict result,
+static void assert_answer(const rp_hook_adapter *h, const char *text, rp_verdict result,
                           const char *reason, const char *data_json, const char *want)
 {
     rp_hook_call call = parse_ok(h, text);
@@ -271,9 +271,9 @@ static void test_opencode_names(void **state)
 static void test_answers(void **state)
 {
     (void)state;
-    const rp_host_adapter *hosts[] = {PI, OC};
+    const rp_hook_adapter *hosts[] = {PI, OC};
     for (size_t i = 0; i < 2; i++) {
-        const rp_host_adapter *h = hosts[i];
+        const rp_hook_adapter *h = hosts[i];
         assert_answer(h, BASH_LS, RP_ALLOW, NULL, NULL, "{\"result\":\"ALLOW\",\"reason\":null}\n");
         assert_answer(h, BASH_LS, RP_DENY, "no ls", NULL,
                       "{\"result\":\"DENY\",\"reason\":\"no ls\"}\n");
@@ -333,7 +333,7 @@ static void test_answers(void **state)
     }
 }
 
-static void assert_bad(const rp_host_adapter *h, const char *text, rp_hook_phase phase,
+static void assert_bad(const rp_hook_adapter *h, const char *text, rp_hook_phase phase,
                        const char *want_err)
 {
     char err[512];

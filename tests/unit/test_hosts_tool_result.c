@@ -45,9 +45,9 @@ static void assert_json(const rp_json *v, const char *want)
     rp_buf_free(&b);
 }
 
-static void expect_data(const char *raw, rp_tool_outcome outcome, const char *want)
+static void expect_data(const char *raw, rp_hook_tool_outcome outcome, const char *want)
 {
-    rp_json data = rp_tool_result_data(&A, raw ? json(raw) : NULL, outcome);
+    rp_json data = rp_hook_tool_result_data(&A, raw ? json(raw) : NULL, outcome);
     assert_json(&data, want);
 }
 
@@ -55,29 +55,30 @@ static void test_data_of_every_host_shape(void **state)
 {
     (void)state;
     /* Codex, Cursor, Claude's failure event, Pi: a string. */
-    expect_data("\"file.txt\\n\"", RP_TOOL_UNKNOWN, "{\"result\":\"file.txt\\n\"}");
-    expect_data("\"Exit code 3\"", RP_TOOL_ERROR, "{\"is_error\":true,\"result\":\"Exit code 3\"}");
+    expect_data("\"file.txt\\n\"", RP_HOOK_TOOL_UNKNOWN, "{\"result\":\"file.txt\\n\"}");
+    expect_data("\"Exit code 3\"", RP_HOOK_TOOL_ERROR,
+                "{\"is_error\":true,\"result\":\"Exit code 3\"}");
     /* Claude's Bash: stdout, stderr, or both as one text. */
-    expect_data("{\"stdout\":\"a\",\"stderr\":\"\",\"interrupted\":false}", RP_TOOL_OK,
+    expect_data("{\"stdout\":\"a\",\"stderr\":\"\",\"interrupted\":false}", RP_HOOK_TOOL_OK,
                 "{\"is_error\":false,\"result\":\"a\"}");
-    expect_data("{\"stdout\":\"\",\"stderr\":\"b\"}", RP_TOOL_OK,
+    expect_data("{\"stdout\":\"\",\"stderr\":\"b\"}", RP_HOOK_TOOL_OK,
                 "{\"is_error\":false,\"result\":\"b\"}");
-    expect_data("{\"stdout\":\"a\",\"stderr\":\"b\"}", RP_TOOL_OK,
+    expect_data("{\"stdout\":\"a\",\"stderr\":\"b\"}", RP_HOOK_TOOL_OK,
                 "{\"is_error\":false,\"result\":\"a\\nb\"}");
     /* Gemini's llmContent; opencode's and Cursor's output. */
-    expect_data("{\"llmContent\":\"x\",\"returnDisplay\":\"y\"}", RP_TOOL_OK,
+    expect_data("{\"llmContent\":\"x\",\"returnDisplay\":\"y\"}", RP_HOOK_TOOL_OK,
                 "{\"is_error\":false,\"result\":\"x\"}");
-    expect_data("{\"title\":\"t\",\"output\":\"o\"}", RP_TOOL_UNKNOWN, "{\"result\":\"o\"}");
+    expect_data("{\"title\":\"t\",\"output\":\"o\"}", RP_HOOK_TOOL_UNKNOWN, "{\"result\":\"o\"}");
     /* No known text: the value as it came; nothing: null. */
-    expect_data("{\"type\":\"text\",\"file\":{\"content\":\"c\"}}", RP_TOOL_OK,
+    expect_data("{\"type\":\"text\",\"file\":{\"content\":\"c\"}}", RP_HOOK_TOOL_OK,
                 "{\"is_error\":false,\"result\":{\"file\":{\"content\":\"c\"},\"type\":\"text\"}}");
-    expect_data("[1]", RP_TOOL_UNKNOWN, "{\"result\":[1]}");
-    expect_data(NULL, RP_TOOL_ERROR, "{\"is_error\":true,\"result\":null}");
+    expect_data("[1]", RP_HOOK_TOOL_UNKNOWN, "{\"result\":[1]}");
+    expect_data(NULL, RP_HOOK_TOOL_ERROR, "{\"is_error\":true,\"result\":null}");
 }
 
 static const rp_json *back(const char *raw, const char *data)
 {
-    return rp_tool_result_host_output(&A, raw ? json(raw) : NULL, json(data));
+    return rp_hook_tool_result_host_output(&A, raw ? json(raw) : NULL, json(data));
 }
 
 static void test_rewrite_back_into_host_shape(void **state)
@@ -108,45 +109,45 @@ static void test_rewrite_back_into_host_shape(void **state)
 static void test_claude_signal(void **state)
 {
     (void)state;
-    assert_int_equal(rp_tool_outcome_claude(json("{\"stdout\":\"\",\"interrupted\":false}")),
-                     RP_TOOL_OK);
-    assert_int_equal(rp_tool_outcome_claude(json("{\"stdout\":\"\",\"interrupted\":true}")),
-                     RP_TOOL_ERROR);
-    assert_int_equal(rp_tool_outcome_claude(json("{\"content\":[],\"isError\":true}")),
-                     RP_TOOL_ERROR);
-    assert_int_equal(rp_tool_outcome_claude(json("{\"is_error\":true}")), RP_TOOL_ERROR);
-    assert_int_equal(rp_tool_outcome_claude(json("{\"is_error\":\"yes\"}")), RP_TOOL_OK);
-    assert_int_equal(rp_tool_outcome_claude(json("\"text\"")), RP_TOOL_OK);
+    assert_int_equal(rp_hook_tool_outcome_claude(json("{\"stdout\":\"\",\"interrupted\":false}")),
+                     RP_HOOK_TOOL_OK);
+    assert_int_equal(rp_hook_tool_outcome_claude(json("{\"stdout\":\"\",\"interrupted\":true}")),
+                     RP_HOOK_TOOL_ERROR);
+    assert_int_equal(rp_hook_tool_outcome_claude(json("{\"content\":[],\"isError\":true}")),
+                     RP_HOOK_TOOL_ERROR);
+    assert_int_equal(rp_hook_tool_outcome_claude(json("{\"is_error\":true}")), RP_HOOK_TOOL_ERROR);
+    assert_int_equal(rp_hook_tool_outcome_claude(json("{\"is_error\":\"yes\"}")), RP_HOOK_TOOL_OK);
+    assert_int_equal(rp_hook_tool_outcome_claude(json("\"text\"")), RP_HOOK_TOOL_OK);
 }
 
 static void test_exit_lines(void **state)
 {
     (void)state;
     /* Codex: the first line only (the recorded apply_patch shape). */
-    assert_int_equal(rp_tool_outcome_exit_line("Exit code: 0\nWall time: 0 seconds\nOutput:\nok\n",
-                                               "Exit code:", true),
-                     RP_TOOL_OK);
+    assert_int_equal(rp_hook_tool_outcome_exit_line(
+                         "Exit code: 0\nWall time: 0 seconds\nOutput:\nok\n", "Exit code:", true),
+                     RP_HOOK_TOOL_OK);
     assert_int_equal(
-        rp_tool_outcome_exit_line("Exit code: 1\nOutput:\nfailed\n", "Exit code:", true),
-        RP_TOOL_ERROR);
-    assert_int_equal(rp_tool_outcome_exit_line("file.txt\nExit code: 1\n", "Exit code:", true),
-                     RP_TOOL_UNKNOWN);
+        rp_hook_tool_outcome_exit_line("Exit code: 1\nOutput:\nfailed\n", "Exit code:", true),
+        RP_HOOK_TOOL_ERROR);
+    assert_int_equal(rp_hook_tool_outcome_exit_line("file.txt\nExit code: 1\n", "Exit code:", true),
+                     RP_HOOK_TOOL_UNKNOWN);
     /* Gemini: the last such line, after the output. */
-    assert_int_equal(rp_tool_outcome_exit_line("Output: x\nExit Code: 2\nProcess Group PGID: 7",
-                                               "Exit Code:", false),
-                     RP_TOOL_ERROR);
+    assert_int_equal(rp_hook_tool_outcome_exit_line(
+                         "Output: x\nExit Code: 2\nProcess Group PGID: 7", "Exit Code:", false),
+                     RP_HOOK_TOOL_ERROR);
     assert_int_equal(
-        rp_tool_outcome_exit_line("Output: Exit Code: 3\nExit Code: 0\n", "Exit Code:", false),
-        RP_TOOL_OK);
-    assert_int_equal(
-        rp_tool_outcome_exit_line("Output: x\nExit Code: (none)\nSignal: 9", "Exit Code:", false),
-        RP_TOOL_UNKNOWN);
-    assert_int_equal(rp_tool_outcome_exit_line("Exit Code: 2x", "Exit Code:", false),
-                     RP_TOOL_UNKNOWN);
-    assert_int_equal(rp_tool_outcome_exit_line("", "Exit Code:", false), RP_TOOL_UNKNOWN);
+        rp_hook_tool_outcome_exit_line("Output: Exit Code: 3\nExit Code: 0\n", "Exit Code:", false),
+        RP_HOOK_TOOL_OK);
+    assert_int_equal(rp_hook_tool_outcome_exit_line("Output: x\nExit Code: (none)\nSignal: 9",
+                                                    "Exit Code:", false),
+                     RP_HOOK_TOOL_UNKNOWN);
+    assert_int_equal(rp_hook_tool_outcome_exit_line("Exit Code: 2x", "Exit Code:", false),
+                     RP_HOOK_TOOL_UNKNOWN);
+    assert_int_equal(rp_hook_tool_outcome_exit_line("", "Exit Code:", false), RP_HOOK_TOOL_UNKNOWN);
     /* A label with no number of its own does not take the next line's. */
-    assert_int_equal(rp_tool_outcome_exit_line("Exit code:\n1\n", "Exit code:", true),
-                     RP_TOOL_UNKNOWN);
+    assert_int_equal(rp_hook_tool_outcome_exit_line("Exit code:\n1\n", "Exit code:", true),
+                     RP_HOOK_TOOL_UNKNOWN);
 }
 
 int main(void)

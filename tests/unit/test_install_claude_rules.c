@@ -18,7 +18,7 @@
 #include "install/claude_rules.h"
 
 static rp_arena A;
-static rp_claude_result R;
+static rp_install_claude_result R;
 
 static int setup(void **state)
 {
@@ -58,14 +58,14 @@ static void assert_round_trip(void)
     }
     assert_int_equal(n_patterns, R.n_entries);
     for (size_t i = 0; i < R.n_entries; i++) {
-        const rp_claude_entry *e = &R.entries[i];
+        const rp_install_claude_entry *e = &R.entries[i];
         const rp_json *s = rp_json_get(perm, e->surface);
         assert_non_null(s);
         const char *action = rp_json_is_object(s) ? rp_json_get_str(s, e->pattern) : rp_json_str(s);
         if (!rp_json_is_object(s))
             assert_string_equal(e->pattern, "*");
         assert_non_null(action);
-        assert_string_equal(action, rp_claude_action_name(e->action));
+        assert_string_equal(action, rp_install_claude_action_name(e->action));
     }
     rp_yaml_doc_free(&doc);
 }
@@ -77,8 +77,8 @@ static void import_with_root(const char *json, const char *root)
     rp_json *v = rp_json_parse(&A, json, strlen(json), &err);
     if (v == NULL)
         fail_msg("bad test JSON: %s at %d:%d", err.msg, err.line, err.col);
-    rp_claude_options o = {.root = root, .source = "test.json"};
-    assert_int_equal(rp_claude_import(&A, v, &o, &R), 0);
+    rp_install_claude_options o = {.root = root, .source = "test.json"};
+    assert_int_equal(rp_install_claude_import(&A, v, &o, &R), 0);
     assert_non_null(R.yaml);
     assert_round_trip();
 }
@@ -98,12 +98,13 @@ static int find(const char *surface, const char *pattern)
     return -1;
 }
 
-static void assert_entry(const char *surface, const char *pattern, rp_claude_action act)
+static void assert_entry(const char *surface, const char *pattern, rp_install_claude_action act)
 {
     int i = find(surface, pattern);
     if (i < 0)
         fail_msg("no entry %s \"%s\" in:\n%s", surface, pattern, R.yaml);
-    assert_string_equal(rp_claude_action_name(R.entries[i].action), rp_claude_action_name(act));
+    assert_string_equal(rp_install_claude_action_name(R.entries[i].action),
+                        rp_install_claude_action_name(act));
 }
 
 static void assert_no_entry(const char *surface, const char *pattern)
@@ -121,7 +122,7 @@ static size_t count_surface(const char *surface)
 }
 
 /* The skip for `where`, or fail. */
-static const rp_claude_skip *skipped(const char *where)
+static const rp_install_claude_skip *skipped(const char *where)
 {
     for (size_t i = 0; i < R.n_skipped; i++)
         if (strcmp(R.skipped[i].where, where) == 0)
@@ -145,13 +146,13 @@ static void test_bash_forms(void **state)
            "\"Bash(git diff:*)\",\"Bash(make **)\",\"Bash(:*)\",\"Bash( ls -la )\"],"
            "\"deny\":[\"Bash\"],\"ask\":[\"Bash(*)\"]}}");
     assert_int_equal(R.n_skipped, 0);
-    assert_entry("bash", "npm run test *", RP_CLAUDE_ALLOW); /* legacy :* → trailing " *" */
-    assert_entry("bash", "npm run *", RP_CLAUDE_ALLOW);
-    assert_entry("bash", "git diff *", RP_CLAUDE_ALLOW);
-    assert_entry("bash", "make *", RP_CLAUDE_ALLOW); /* ** collapses, keeping bare `make` */
-    assert_entry("bash", "ls -la", RP_CLAUDE_ALLOW);
+    assert_entry("bash", "npm run test *", RP_INSTALL_CLAUDE_ALLOW); /* legacy :* → trailing " *" */
+    assert_entry("bash", "npm run *", RP_INSTALL_CLAUDE_ALLOW);
+    assert_entry("bash", "git diff *", RP_INSTALL_CLAUDE_ALLOW);
+    assert_entry("bash", "make *", RP_INSTALL_CLAUDE_ALLOW); /* ** collapses, keeping bare `make` */
+    assert_entry("bash", "ls -la", RP_INSTALL_CLAUDE_ALLOW);
     /* Bash, Bash(*) and Bash(:*) are all the whole tool: one key, the strictest action. */
-    assert_entry("bash", "*", RP_CLAUDE_DENY);
+    assert_entry("bash", "*", RP_INSTALL_CLAUDE_DENY);
     assert_contains(R.entries[find("bash", "*")].sources, "allow Bash(:*); ask Bash(*); deny Bash");
     assert_null(R.entries[find("bash", "npm run *")].note);
     assert_int_equal(R.n_rules, 8);
@@ -175,10 +176,10 @@ static void test_bash_untranslatable(void **state)
     assert_contains(skipped("permissions.deny[7]")->reason, "~ or $HOME");
     assert_int_equal(R.n_skipped, 8);
     /* Operators inside quotes are text, not a chain. */
-    assert_entry("bash", "echo \"a;b|c\"", RP_CLAUDE_DENY);
-    assert_entry("bash", "echo 'x > y'", RP_CLAUDE_DENY);
+    assert_entry("bash", "echo \"a;b|c\"", RP_INSTALL_CLAUDE_DENY);
+    assert_entry("bash", "echo 'x > y'", RP_INSTALL_CLAUDE_DENY);
     /* A literal ? in Claude Code is any character in rampart: an allow says so. */
-    assert_entry("bash", "echo hi?", RP_CLAUDE_ALLOW);
+    assert_entry("bash", "echo hi?", RP_INSTALL_CLAUDE_ALLOW);
     assert_non_null(R.entries[find("bash", "echo hi?")].note);
     assert_contains(R.entries[find("bash", "echo hi?")].note, "widened");
 }
@@ -193,18 +194,19 @@ static void test_path_anchors(void **state)
     assert_int_equal(R.n_skipped, 0);
     static const char *const readers[] = {"read", "grep", "find", "ls"};
     for (size_t i = 0; i < 4; i++) {
-        assert_entry(readers[i], "src/*", RP_CLAUDE_ALLOW);
-        assert_entry(readers[i], "~/.ssh/*", RP_CLAUDE_ALLOW);
-        assert_entry(readers[i], "/proj/docs/*", RP_CLAUDE_ALLOW); /* `/` = the settings root */
-        assert_entry(readers[i], "/lib/*", RP_CLAUDE_ALLOW);       /* `..` leaves cwd: anchored */
+        assert_entry(readers[i], "src/*", RP_INSTALL_CLAUDE_ALLOW);
+        assert_entry(readers[i], "~/.ssh/*", RP_INSTALL_CLAUDE_ALLOW);
+        assert_entry(readers[i], "/proj/docs/*",
+                     RP_INSTALL_CLAUDE_ALLOW);                       /* `/` = the settings root */
+        assert_entry(readers[i], "/lib/*", RP_INSTALL_CLAUDE_ALLOW); /* `..` leaves cwd: anchored */
     }
     /* Both spellings of src (with and without ./) are one key; an allow of a directory stays at
      * <cwd>/src. */
     assert_contains(R.entries[find("read", "src/*")].sources,
                     "allow Read(./src/**); allow Read(src/**)");
     assert_no_entry("read", "*/src/*");
-    assert_entry("edit", "/abs/path/*", RP_CLAUDE_ALLOW);
-    assert_entry("write", "/abs/path/*", RP_CLAUDE_ALLOW);
+    assert_entry("edit", "/abs/path/*", RP_INSTALL_CLAUDE_ALLOW);
+    assert_entry("write", "/abs/path/*", RP_INSTALL_CLAUDE_ALLOW);
     assert_no_entry("read", "/abs/path/*");
     /* Allows never reach the cross-cutting path surface. */
     assert_int_equal(count_surface("path"), 0);
@@ -223,13 +225,13 @@ static void test_path_root_unknown(void **state)
     import_with_root("{\"permissions\":{\"deny\":[\"Read(/docs/**)\"]}}", "/we*rd");
     assert_contains(skipped("permissions.deny[0]")->reason, "glob");
     import_with_root("{\"permissions\":{\"deny\":[\"Read(/docs/**)\"]}}", "/");
-    assert_entry("read", "/docs/*", RP_CLAUDE_DENY);
+    assert_entry("read", "/docs/*", RP_INSTALL_CLAUDE_DENY);
     /* The root itself (and, for a deny, what is inside it); "." and ".." are resolved. */
     import_with_root("{\"permissions\":{\"deny\":[\"Read(/)\",\"Edit(/a/./b/../c)\"]}}", "/proj/");
-    assert_entry("read", "/proj", RP_CLAUDE_DENY);
-    assert_entry("read", "/proj/*", RP_CLAUDE_DENY);
-    assert_entry("edit", "/proj/a/c", RP_CLAUDE_DENY);
-    assert_entry("edit", "/proj/a/c/*", RP_CLAUDE_DENY);
+    assert_entry("read", "/proj", RP_INSTALL_CLAUDE_DENY);
+    assert_entry("read", "/proj/*", RP_INSTALL_CLAUDE_DENY);
+    assert_entry("edit", "/proj/a/c", RP_INSTALL_CLAUDE_DENY);
+    assert_entry("edit", "/proj/a/c/*", RP_INSTALL_CLAUDE_DENY);
 }
 
 static void test_path_deny_any_depth(void **state)
@@ -239,22 +241,22 @@ static void test_path_deny_any_depth(void **state)
            "\"Read(secrets/**)\",\"Edit(.git/**)\"],\"ask\":[\"Read(*.pem)\"]}}");
     assert_int_equal(R.n_skipped, 0);
     /* ./.env is anchored at cwd; it (and anything inside it) is denied. */
-    assert_entry("read", ".env", RP_CLAUDE_DENY);
-    assert_entry("read", ".env/*", RP_CLAUDE_DENY);
+    assert_entry("read", ".env", RP_INSTALL_CLAUDE_DENY);
+    assert_entry("read", ".env/*", RP_INSTALL_CLAUDE_DENY);
     /* A bare name matches at any depth (gitignore). */
-    assert_entry("read", "*/.env", RP_CLAUDE_DENY);
-    assert_entry("read", "*/.env/*", RP_CLAUDE_DENY);
-    assert_entry("read", ".env.*", RP_CLAUDE_DENY);
-    assert_entry("read", "*/.env.*", RP_CLAUDE_DENY);
+    assert_entry("read", "*/.env", RP_INSTALL_CLAUDE_DENY);
+    assert_entry("read", "*/.env/*", RP_INSTALL_CLAUDE_DENY);
+    assert_entry("read", ".env.*", RP_INSTALL_CLAUDE_DENY);
+    assert_entry("read", "*/.env.*", RP_INSTALL_CLAUDE_DENY);
     /* A single-segment directory in a deny applies at any depth (Claude Code). */
-    assert_entry("read", "secrets/*", RP_CLAUDE_DENY);
-    assert_entry("read", "*/secrets/*", RP_CLAUDE_DENY);
-    assert_entry("edit", "*/.git/*", RP_CLAUDE_DENY);
-    assert_entry("write", ".git/*", RP_CLAUDE_DENY);
+    assert_entry("read", "secrets/*", RP_INSTALL_CLAUDE_DENY);
+    assert_entry("read", "*/secrets/*", RP_INSTALL_CLAUDE_DENY);
+    assert_entry("edit", "*/.git/*", RP_INSTALL_CLAUDE_DENY);
+    assert_entry("write", ".git/*", RP_INSTALL_CLAUDE_DENY);
     /* Read denies and asks also hold on the path surface (every tool and bash token)... */
-    assert_entry("path", ".env", RP_CLAUDE_DENY);
-    assert_entry("path", "*/secrets/*", RP_CLAUDE_DENY);
-    assert_entry("path", "*.pem", RP_CLAUDE_ASK);
+    assert_entry("path", ".env", RP_INSTALL_CLAUDE_DENY);
+    assert_entry("path", "*/secrets/*", RP_INSTALL_CLAUDE_DENY);
+    assert_entry("path", "*.pem", RP_INSTALL_CLAUDE_ASK);
     /* ...Edit rules do not (on path they would stop reads too). */
     assert_no_entry("path", ".git/*");
     /* *.pem already matches at any depth with rampart's `*`. */
@@ -269,21 +271,21 @@ static void test_path_globs(void **state)
            "\"deny\":[\"Read(**/id_rsa)\"]}}");
     assert_int_equal(R.n_skipped, 0);
     /* `**` + '/' is zero or more directories: both spellings. */
-    assert_entry("read", "src/test/*.ts", RP_CLAUDE_ALLOW);
-    assert_entry("read", "src/*/test/*.ts", RP_CLAUDE_ALLOW);
-    assert_entry("read", "a/b/c", RP_CLAUDE_ALLOW);
-    assert_entry("read", "a/*/b/c", RP_CLAUDE_ALLOW);
-    assert_entry("read", "a/b/*/c", RP_CLAUDE_ALLOW);
-    assert_entry("read", "a/*/b/*/c", RP_CLAUDE_ALLOW);
+    assert_entry("read", "src/test/*.ts", RP_INSTALL_CLAUDE_ALLOW);
+    assert_entry("read", "src/*/test/*.ts", RP_INSTALL_CLAUDE_ALLOW);
+    assert_entry("read", "a/b/c", RP_INSTALL_CLAUDE_ALLOW);
+    assert_entry("read", "a/*/b/c", RP_INSTALL_CLAUDE_ALLOW);
+    assert_entry("read", "a/b/*/c", RP_INSTALL_CLAUDE_ALLOW);
+    assert_entry("read", "a/*/b/*/c", RP_INSTALL_CLAUDE_ALLOW);
     /* ...unless the rest starts with `*`, which covers both. */
-    assert_entry("read", "*.md", RP_CLAUDE_ALLOW);
+    assert_entry("read", "*.md", RP_INSTALL_CLAUDE_ALLOW);
     assert_no_entry("read", "*/*.md");
-    assert_entry("read", "id_rsa", RP_CLAUDE_DENY);
-    assert_entry("read", "*/id_rsa", RP_CLAUDE_DENY);
+    assert_entry("read", "id_rsa", RP_INSTALL_CLAUDE_DENY);
+    assert_entry("read", "*/id_rsa", RP_INSTALL_CLAUDE_DENY);
     /* Classes and escaped metacharacters become `?`; a trailing '/' is the whole directory. */
-    assert_entry("read", "docs/a??.txt", RP_CLAUDE_ALLOW);
-    assert_entry("read", "lit?x", RP_CLAUDE_ALLOW);
-    assert_entry("read", "out/*", RP_CLAUDE_ALLOW);
+    assert_entry("read", "docs/a??.txt", RP_INSTALL_CLAUDE_ALLOW);
+    assert_entry("read", "lit?x", RP_INSTALL_CLAUDE_ALLOW);
+    assert_entry("read", "out/*", RP_INSTALL_CLAUDE_ALLOW);
     /* Widening notes on allows: a single * crosses '/', ? and classes, leaving cwd. */
     assert_contains(R.entries[find("read", "src/*/test/*.ts")].note, "crosses /");
     assert_contains(R.entries[find("read", "docs/a??.txt")].note, "any one character");
@@ -304,15 +306,15 @@ static void test_tools(void **state)
            "\"WebFetch(domain:example.com)\",\"Agent(Explore)\",\"bash\",\"Write(x)\","
            "\"Grep(src)\",\"Edit()\"],\"deny\":[\"WebFetch\",\"Bad Name\",\"Web*\","
            "\"Bash(x\",\"Bash x)\",\"\"]}}");
-    assert_entry("WebSearch", "*", RP_CLAUDE_ALLOW);
-    assert_entry("Task", "*", RP_CLAUDE_ALLOW);
-    assert_entry("WebFetch", "*", RP_CLAUDE_DENY);
-    assert_entry("read", "*", RP_CLAUDE_ALLOW);
-    assert_entry("grep", "*", RP_CLAUDE_ALLOW);
-    assert_entry("find", "*", RP_CLAUDE_ALLOW);
-    assert_entry("ls", "*", RP_CLAUDE_ALLOW);
-    assert_entry("edit", "*", RP_CLAUDE_ALLOW); /* MultiEdit, and Edit() = the whole Edit */
-    assert_entry("write", "*", RP_CLAUDE_ALLOW);
+    assert_entry("WebSearch", "*", RP_INSTALL_CLAUDE_ALLOW);
+    assert_entry("Task", "*", RP_INSTALL_CLAUDE_ALLOW);
+    assert_entry("WebFetch", "*", RP_INSTALL_CLAUDE_DENY);
+    assert_entry("read", "*", RP_INSTALL_CLAUDE_ALLOW);
+    assert_entry("grep", "*", RP_INSTALL_CLAUDE_ALLOW);
+    assert_entry("find", "*", RP_INSTALL_CLAUDE_ALLOW);
+    assert_entry("ls", "*", RP_INSTALL_CLAUDE_ALLOW);
+    assert_entry("edit", "*", RP_INSTALL_CLAUDE_ALLOW); /* MultiEdit, and Edit() = the whole Edit */
+    assert_entry("write", "*", RP_INSTALL_CLAUDE_ALLOW);
     assert_contains(R.entries[find("edit", "*")].note, "also covers Edit");
     assert_contains(skipped("permissions.allow[5]")->reason, "WebFetch domain");
     assert_contains(skipped("permissions.allow[6]")->reason, "only as a whole tool");
@@ -336,12 +338,12 @@ static void test_mcp(void **state)
     import("{\"permissions\":{\"allow\":[\"mcp__github__get_issue\",\"mcp__linear\","
            "\"mcp__slack__*\",\"mcp__*\",\"mcp__gh__list_*\",\"mcp__b@d__x\",\"mcp__x__y(z)\"],"
            "\"deny\":[\"mcp__github__delete_repo\",\"mcp__linear__drop\"]}}");
-    assert_entry("mcp", "github_get_issue", RP_CLAUDE_ALLOW);
-    assert_entry("mcp", "linear_*", RP_CLAUDE_ALLOW);
-    assert_entry("mcp", "linear", RP_CLAUDE_ALLOW);
-    assert_entry("mcp", "slack_*", RP_CLAUDE_ALLOW);
-    assert_entry("mcp", "slack", RP_CLAUDE_ALLOW);
-    assert_entry("mcp", "github_delete_repo", RP_CLAUDE_DENY);
+    assert_entry("mcp", "github_get_issue", RP_INSTALL_CLAUDE_ALLOW);
+    assert_entry("mcp", "linear_*", RP_INSTALL_CLAUDE_ALLOW);
+    assert_entry("mcp", "linear", RP_INSTALL_CLAUDE_ALLOW);
+    assert_entry("mcp", "slack_*", RP_INSTALL_CLAUDE_ALLOW);
+    assert_entry("mcp", "slack", RP_INSTALL_CLAUDE_ALLOW);
+    assert_entry("mcp", "github_delete_repo", RP_INSTALL_CLAUDE_DENY);
     /* The deny of one tool comes after the server's allow: last match wins → deny. */
     assert_true(find("mcp", "linear_drop") > find("mcp", "linear_*"));
     assert_contains(skipped("permissions.allow[3]")->reason, "only in deny and ask");
@@ -355,11 +357,11 @@ static void test_mcp(void **state)
     import("{\"permissions\":{\"allow\":[\"mcp__github__get_issue\",\"Bash(ls)\"],"
            "\"ask\":[\"mcp__slack\"],\"deny\":[\"mcp__*\",\"mcp__github__delete\"]}}");
     assert_int_equal(R.n_skipped, 0);
-    assert_entry("mcp", "*", RP_CLAUDE_DENY);
-    assert_entry("mcp", "github_delete", RP_CLAUDE_DENY);
+    assert_entry("mcp", "*", RP_INSTALL_CLAUDE_DENY);
+    assert_entry("mcp", "github_delete", RP_INSTALL_CLAUDE_DENY);
     assert_no_entry("mcp", "github_get_issue");
     assert_no_entry("mcp", "slack_*");
-    assert_entry("bash", "ls", RP_CLAUDE_ALLOW);
+    assert_entry("bash", "ls", RP_INSTALL_CLAUDE_ALLOW);
     assert_int_equal(R.n_notes, 2);
     assert_contains(R.notes[0], "allow mcp__github__get_issue has no effect");
     assert_contains(R.yaml, "# Notes:\n");
@@ -367,8 +369,8 @@ static void test_mcp(void **state)
     /* ask mcp__*: MCP allows are shadowed, denies still apply. */
     import("{\"permissions\":{\"allow\":[\"mcp__a__b\"],\"ask\":[\"mcp__*\"],"
            "\"deny\":[\"mcp__a__c\"]}}");
-    assert_entry("mcp", "*", RP_CLAUDE_ASK);
-    assert_entry("mcp", "a_c", RP_CLAUDE_DENY);
+    assert_entry("mcp", "*", RP_INSTALL_CLAUDE_ASK);
+    assert_entry("mcp", "a_c", RP_INSTALL_CLAUDE_DENY);
     assert_no_entry("mcp", "a_b");
 }
 
@@ -390,10 +392,10 @@ static void test_precedence_order(void **state)
     int deny_force = find("bash", "git push --force *");
     assert_true(allow_git >= 0 && allow_git < ask_push && ask_push < deny_force);
     /* The same pattern in ask and allow: one key, ask (Claude Code checks ask first). */
-    assert_entry("bash", "git push *", RP_CLAUDE_ASK);
+    assert_entry("bash", "git push *", RP_INSTALL_CLAUDE_ASK);
     assert_contains(R.entries[ask_push].sources, "allow Bash(git push *); ask Bash(git push *)");
     /* In deny and allow: deny, and placed among the denies. */
-    assert_entry("bash", "npm publish", RP_CLAUDE_DENY);
+    assert_entry("bash", "npm publish", RP_INSTALL_CLAUDE_DENY);
     assert_true(find("bash", "npm publish") > ask_push);
     assert_true(find("read", "src/*") < find("read", "src/secret.ts"));
     assert_true(find("read", "src/secret.ts") < find("read", ".env"));
@@ -417,14 +419,14 @@ static void test_star_rules(void **state)
     assert_int_equal(R.n_skipped, 0); /* shadowed rules (and the mode) decide nothing */
     assert_no_entry("bash", "ls");
     assert_no_entry("bash", "git *");
-    assert_entry("read", ".env", RP_CLAUDE_DENY);
+    assert_entry("read", ".env", RP_INSTALL_CLAUDE_DENY);
     assert_int_equal(R.n_notes, 4);
     assert_contains(R.yaml, "\"*\": deny  #");
 
     import("{\"permissions\":{\"allow\":[\"Bash(ls)\",\"*\"],\"ask\":[\"*\",\"Bash(git *)\"]}}");
     assert_string_equal(R.fallback, "ask");
     assert_no_entry("bash", "ls");
-    assert_entry("bash", "git *", RP_CLAUDE_ASK);
+    assert_entry("bash", "git *", RP_INSTALL_CLAUDE_ASK);
     assert_contains(skipped("permissions.allow[1]")->reason, "only in deny and ask");
 }
 
@@ -446,7 +448,7 @@ static void test_untranslated_listing(void **state)
     assert_non_null(skipped("permissions.frobnicate"));
     assert_int_equal(R.n_skipped, 7); /* disableBypassPermissionsMode means nothing to rampart */
     assert_int_equal(R.n_rules, 5);
-    assert_entry("bash", "ls", RP_CLAUDE_ALLOW);
+    assert_entry("bash", "ls", RP_INSTALL_CLAUDE_ALLOW);
     /* Every skip is also a comment of the output. */
     assert_contains(R.yaml, "# Not translated (7):\n");
     assert_contains(R.yaml, "#   permissions.allow[1]: not a string (a number)\n");
@@ -497,11 +499,11 @@ static void test_invalid_shapes(void **state)
         rp_json_error err;
         rp_json *v = rp_json_parse(&A, cases[i].json, strlen(cases[i].json), &err);
         assert_non_null(v);
-        assert_int_equal(rp_claude_import(&A, v, NULL, &R), -1);
+        assert_int_equal(rp_install_claude_import(&A, v, NULL, &R), -1);
         assert_string_equal(R.error, cases[i].error);
         assert_null(R.yaml);
     }
-    assert_int_equal(rp_claude_import(&A, NULL, NULL, &R), -1);
+    assert_int_equal(rp_install_claude_import(&A, NULL, NULL, &R), -1);
 }
 
 /* ---- quoting ---- */
@@ -509,7 +511,7 @@ static void test_invalid_shapes(void **state)
 static void scalar_is(const char *in, bool always, const char *want)
 {
     rp_buf b = {0};
-    rp_claude_yaml_scalar(&b, in, always);
+    rp_install_claude_yaml_scalar(&b, in, always);
     assert_string_equal(b.data, want);
     rp_buf_free(&b);
 }
@@ -553,12 +555,12 @@ static void test_odd_characters_round_trip(void **state)
            "\"Bash(- item)\",\"Bash(%x @y `z`)\",\"Read(./we'ird \\\"na:me\\\" #1)\","
            "\"Bash(tab\\there)\"]}}");
     assert_int_equal(R.n_skipped, 0);
-    assert_entry("bash", "echo \"hi\" \\ x: y # z", RP_CLAUDE_ALLOW);
-    assert_entry("bash", "say \xe2\x80\xa8 \xc2\x85 \x07 {a: [b]} *y !z", RP_CLAUDE_ALLOW);
-    assert_entry("bash", "true", RP_CLAUDE_ALLOW);
-    assert_entry("bash", "- item", RP_CLAUDE_ALLOW);
-    assert_entry("read", "we'ird \"na:me\" #1", RP_CLAUDE_ALLOW);
-    assert_entry("bash", "tab\there", RP_CLAUDE_ALLOW);
+    assert_entry("bash", "echo \"hi\" \\ x: y # z", RP_INSTALL_CLAUDE_ALLOW);
+    assert_entry("bash", "say \xe2\x80\xa8 \xc2\x85 \x07 {a: [b]} *y !z", RP_INSTALL_CLAUDE_ALLOW);
+    assert_entry("bash", "true", RP_INSTALL_CLAUDE_ALLOW);
+    assert_entry("bash", "- item", RP_INSTALL_CLAUDE_ALLOW);
+    assert_entry("read", "we'ird \"na:me\" #1", RP_INSTALL_CLAUDE_ALLOW);
+    assert_entry("bash", "tab\there", RP_INSTALL_CLAUDE_ALLOW);
     /* No raw LS, NEL or control character anywhere in the text. */
     assert_null(strstr(R.yaml, "\xe2\x80\xa8"));
     assert_null(strstr(R.yaml, "\xc2\x85"));
@@ -575,8 +577,8 @@ static void test_odd_characters_round_trip(void **state)
     /* A source name with a newline is escaped in the header. */
     rp_json_error err;
     rp_json *v = rp_json_parse(&A, "{}", 2, &err);
-    rp_claude_options o = {.source = "evil\nname"};
-    assert_int_equal(rp_claude_import(&A, v, &o, &R), 0);
+    rp_install_claude_options o = {.source = "evil\nname"};
+    assert_int_equal(rp_install_claude_import(&A, v, &o, &R), 0);
     assert_contains(R.yaml, "from evil\\x0Aname,");
     assert_round_trip();
 }

@@ -24,17 +24,18 @@ static const char hooks[] = "{\"hooks\":{\"SessionStart\":" GROUP("") ",\"PreToo
 #define PRE_HASH   "sha256:3ce734a1062c544ce383c2efa97403c46089c5079c22be0c3cdb601a44203031"
 #define START_HASH "sha256:6fb21357f1ce6b8c8fac0ec850532e60e09d30c0cf0e01796d7a804b053a0b9f"
 
-static rp_codex_trust check_in_repo(const char *toml, const char *project, const char *git_root)
+static rp_install_codex_trust check_in_repo(const char *toml, const char *project,
+                                            const char *git_root)
 {
-    rp_codex_trust t;
+    rp_install_codex_trust t;
     char err[128];
-    assert_int_equal(rp_codex_trust_check(PATH, hooks, sizeof hooks - 1, toml, project, git_root,
-                                          &t, err, sizeof err),
+    assert_int_equal(rp_install_codex_trust_check(PATH, hooks, sizeof hooks - 1, toml, project,
+                                                  git_root, &t, err, sizeof err),
                      0);
     return t;
 }
 
-static rp_codex_trust check(const char *toml, const char *project)
+static rp_install_codex_trust check(const char *toml, const char *project)
 {
     return check_in_repo(toml, project, NULL);
 }
@@ -42,7 +43,7 @@ static rp_codex_trust check(const char *toml, const char *project)
 static void test_untrusted_without_state(void **state)
 {
     (void)state;
-    rp_codex_trust t = check(NULL, NULL);
+    rp_install_codex_trust t = check(NULL, NULL);
     assert_int_equal(t.ours, 2); /* other.sh is not ours */
     assert_int_equal(t.untrusted, 2);
     assert_int_equal(t.trusted, 0);
@@ -54,10 +55,11 @@ static void test_trusted_with_codex_hashes(void **state)
 {
     (void)state;
     /* The table form Codex writes, and the inline form a person might. */
-    rp_codex_trust t = check("model = \"x\"\n\n[hooks.state.\"" PATH ":pre_tool_use:0:0\"]\n"
-                             "trusted_hash = \"" PRE_HASH "\"\n\n[hooks.state]\n\"" PATH
-                             ":session_start:0:0\" = { trusted_hash = \"" START_HASH "\" }\n",
-                             NULL);
+    rp_install_codex_trust t =
+        check("model = \"x\"\n\n[hooks.state.\"" PATH ":pre_tool_use:0:0\"]\n"
+              "trusted_hash = \"" PRE_HASH "\"\n\n[hooks.state]\n\"" PATH
+              ":session_start:0:0\" = { trusted_hash = \"" START_HASH "\" }\n",
+              NULL);
     assert_int_equal(t.trusted, 2);
     assert_int_equal(t.untrusted + t.modified + t.disabled, 0);
 }
@@ -65,11 +67,11 @@ static void test_trusted_with_codex_hashes(void **state)
 static void test_modified_and_disabled(void **state)
 {
     (void)state;
-    rp_codex_trust t = check("[hooks.state.\"" PATH ":pre_tool_use:0:0\"]\n"
-                             "trusted_hash = \"sha256:0000\"\n"
-                             "[hooks.state.\"" PATH ":session_start:0:0\"]\n"
-                             "trusted_hash = \"" START_HASH "\"\nenabled = false\n",
-                             NULL);
+    rp_install_codex_trust t = check("[hooks.state.\"" PATH ":pre_tool_use:0:0\"]\n"
+                                     "trusted_hash = \"sha256:0000\"\n"
+                                     "[hooks.state.\"" PATH ":session_start:0:0\"]\n"
+                                     "trusted_hash = \"" START_HASH "\"\nenabled = false\n",
+                                     NULL);
     assert_int_equal(t.modified, 1);
     assert_int_equal(t.disabled, 1);
     assert_int_equal(t.trusted, 0);
@@ -79,7 +81,7 @@ static void test_modified_and_disabled(void **state)
 static void test_features_and_project(void **state)
 {
     (void)state;
-    rp_codex_trust t = check("[features]\nhooks = false\n", "/p/repo");
+    rp_install_codex_trust t = check("[features]\nhooks = false\n", "/p/repo");
     assert_true(t.hooks_off);
     assert_true(t.project_untrusted);
     t = check("[projects.\"/p/repo\"]\ntrust_level = \"trusted\"\n", "/p/repo");
@@ -144,17 +146,18 @@ static void test_no_false_trust(void **state)
         "\"\n",
     };
     for (size_t i = 0; i < sizeof tomls / sizeof tomls[0]; i++) {
-        rp_codex_trust t = check(tomls[i], NULL);
+        rp_install_codex_trust t = check(tomls[i], NULL);
         if (t.trusted != 0) {
             fail_msg("case %zu counted as trusted:\n%s", i, tomls[i]);
         }
     }
     /* The escapes Codex decodes the same still read: \u0073 is "s", \U00000074 is "t". */
-    rp_codex_trust t = check("[hooks.state.\"" PATH ":\\u0073ession_star\\U00000074:0:0\"]\n"
-                             "trusted_hash = \"" START_HASH "\"\n"
-                             "after = \"\"\"x\"\"\"\n[hooks.state.\"" PATH ":pre_tool_use:0:0\"]\n"
-                             "trusted_hash = \"" PRE_HASH "\"\n",
-                             NULL);
+    rp_install_codex_trust t =
+        check("[hooks.state.\"" PATH ":\\u0073ession_star\\U00000074:0:0\"]\n"
+              "trusted_hash = \"" START_HASH "\"\n"
+              "after = \"\"\"x\"\"\"\n[hooks.state.\"" PATH ":pre_tool_use:0:0\"]\n"
+              "trusted_hash = \"" PRE_HASH "\"\n",
+              NULL);
     assert_int_equal(t.trusted, 2);
 }
 

@@ -1,8 +1,8 @@
 /* test_install_command_words.c — a hook command line in a host's settings file is read as sh
  * reads it, by the one shell parser (rp_sh_parse): which entry is rampart's own
- * (rp_splice_is_our_command, for install/uninstall/doctor) and the binary and -c config doctor
- * checks (rp_splice_command_words). install had its own word splitters before, which knew
- * quotes but not operators, redirections, comments or $'…'. */
+ * (rp_install_splice_is_our_command, for install/uninstall/doctor) and the binary and -c config
+ * doctor checks (rp_install_splice_command_words). install had its own word splitters before, which
+ * knew quotes but not operators, redirections, comments or $'…'. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -17,27 +17,29 @@
 static void test_our_command_as_sh_reads_it(void **s)
 {
     (void)s;
-    assert_true(rp_splice_is_our_command("rampart hook claude-code", "claude-code"));
-    assert_true(rp_splice_is_our_command("  \"rampart\"   hook\t'claude-code'", "claude-code"));
-    assert_true(rp_splice_is_our_command("'/opt/my bin/rampart' hook codex -c x", "codex"));
-    assert_true(rp_splice_is_our_command("rampart hook claude-code;true", "claude-code"));
-    assert_true(rp_splice_is_our_command("rampart hook gemini&&true", "gemini"));
-    assert_true(rp_splice_is_our_command("rampart hook gemini 2>>/tmp/log", "gemini"));
-    assert_true(rp_splice_is_our_command("rampart hook gemini|tee x", "gemini"));
-    assert_true(rp_splice_is_our_command("rampart hook $'claude-code'", "claude-code"));
-    assert_true(rp_splice_is_our_command("rampart hook claude-code # rampart", "claude-code"));
-    assert_false(rp_splice_is_our_command("rampart hook claude-code-x", "claude-code"));
-    assert_false(rp_splice_is_our_command("echo rampart hook codex", "codex"));
-    assert_false(rp_splice_is_our_command("rampart hookcodex", "codex"));
+    assert_true(rp_install_splice_is_our_command("rampart hook claude-code", "claude-code"));
+    assert_true(
+        rp_install_splice_is_our_command("  \"rampart\"   hook\t'claude-code'", "claude-code"));
+    assert_true(rp_install_splice_is_our_command("'/opt/my bin/rampart' hook codex -c x", "codex"));
+    assert_true(rp_install_splice_is_our_command("rampart hook claude-code;true", "claude-code"));
+    assert_true(rp_install_splice_is_our_command("rampart hook gemini&&true", "gemini"));
+    assert_true(rp_install_splice_is_our_command("rampart hook gemini 2>>/tmp/log", "gemini"));
+    assert_true(rp_install_splice_is_our_command("rampart hook gemini|tee x", "gemini"));
+    assert_true(rp_install_splice_is_our_command("rampart hook $'claude-code'", "claude-code"));
+    assert_true(
+        rp_install_splice_is_our_command("rampart hook claude-code # rampart", "claude-code"));
+    assert_false(rp_install_splice_is_our_command("rampart hook claude-code-x", "claude-code"));
+    assert_false(rp_install_splice_is_our_command("echo rampart hook codex", "codex"));
+    assert_false(rp_install_splice_is_our_command("rampart hookcodex", "codex"));
     /* sh cannot run it: not a hook of ours */
-    assert_false(rp_splice_is_our_command("rampart hook codex 'oops", "codex"));
-    assert_false(rp_splice_is_our_command("", "codex"));
+    assert_false(rp_install_splice_is_our_command("rampart hook codex 'oops", "codex"));
+    assert_false(rp_install_splice_is_our_command("", "codex"));
 }
 
 static const char *words_of(rp_arena *a, const char *command)
 {
     size_t n;
-    const char *const *w = rp_splice_command_words(a, command, &n);
+    const char *const *w = rp_install_splice_command_words(a, command, &n);
     if (w == NULL)
         return "NULL";
     rp_buf b = {0};

@@ -21,32 +21,35 @@
 #define CLAUDE_CMD "/usr/local/bin/rampart hook claude-code"
 
 /* A two-event Claude-shaped spec, to keep the exact expected texts short. */
-static const rp_splice_event two_events[] = {{"PreToolUse", "*"}, {"Stop", NULL}};
-static const rp_splice_spec two = {RP_SPLICE_GROUPS, two_events, 2, "claude-code", CLAUDE_CMD, 5};
+static const rp_install_splice_event two_events[] = {{"PreToolUse", "*"}, {"Stop", NULL}};
+static const rp_install_splice_spec two = {
+    RP_INSTALL_SPLICE_GROUPS, two_events, 2, "claude-code", CLAUDE_CMD, 5};
 
-static rp_splice_spec host_spec(const char *host, const char *command)
+static rp_install_splice_spec host_spec(const char *host, const char *command)
 {
     const rp_install_target *t = rp_install_target_find(host);
     assert_non_null(t);
     return rp_install_spec(t, command);
 }
 
-static char *install(const rp_splice_spec *spec, const char *text, rp_splice_status want)
+static char *install(const rp_install_splice_spec *spec, const char *text,
+                     rp_install_splice_status want)
 {
     rp_buf out = {0};
-    rp_splice_error err;
-    rp_splice_status st = rp_splice_install(text, strlen(text), spec, &out, &err);
+    rp_install_splice_error err;
+    rp_install_splice_status st = rp_install_splice_install(text, strlen(text), spec, &out, &err);
     if (st != want) {
         fail_msg("install: status %d, want %d (%d:%d %s)", st, want, err.line, err.col, err.msg);
     }
     return rp_buf_take(&out);
 }
 
-static char *uninstall(const rp_splice_spec *spec, const char *text, rp_splice_status want)
+static char *uninstall(const rp_install_splice_spec *spec, const char *text,
+                       rp_install_splice_status want)
 {
     rp_buf out = {0};
-    rp_splice_error err;
-    rp_splice_status st = rp_splice_uninstall(text, strlen(text), spec, &out, &err);
+    rp_install_splice_error err;
+    rp_install_splice_status st = rp_install_splice_uninstall(text, strlen(text), spec, &out, &err);
     if (st != want) {
         fail_msg("uninstall: status %d, want %d (%d:%d %s)", st, want, err.line, err.col, err.msg);
     }
@@ -54,18 +57,18 @@ static char *uninstall(const rp_splice_spec *spec, const char *text, rp_splice_s
 }
 
 /* install → (install again: unchanged) → uninstall gives back text, byte for byte. */
-static void round_trip(const rp_splice_spec *spec, const char *text)
+static void round_trip(const rp_install_splice_spec *spec, const char *text)
 {
-    char *in = install(spec, text, RP_SPLICE_CHANGED);
+    char *in = install(spec, text, RP_INSTALL_SPLICE_CHANGED);
     assert_true(strlen(in) > strlen(text));
-    char *again = install(spec, in, RP_SPLICE_UNCHANGED);
+    char *again = install(spec, in, RP_INSTALL_SPLICE_UNCHANGED);
     assert_string_equal(again, in);
-    char *back = uninstall(spec, in, RP_SPLICE_CHANGED);
+    char *back = uninstall(spec, in, RP_INSTALL_SPLICE_CHANGED);
     if (strlen(back) != strlen(text) || memcmp(back, text, strlen(text)) != 0) {
         fail_msg("not restored:\n--- original\n%s\n--- installed\n%s\n--- uninstalled\n%s", text,
                  in, back);
     }
-    char *none = uninstall(spec, back, RP_SPLICE_UNCHANGED);
+    char *none = uninstall(spec, back, RP_INSTALL_SPLICE_UNCHANGED);
     assert_string_equal(none, text);
     free(in);
     free(again);
@@ -81,7 +84,7 @@ static void round_trip_all(const char *text)
     for (size_t i = 0; i < sizeof hosts / sizeof hosts[0]; i++) {
         char cmd[256];
         snprintf(cmd, sizeof cmd, "'/opt/my tools/rampart' hook %s -c /etc/r.yaml", hosts[i]);
-        rp_splice_spec spec = host_spec(hosts[i], cmd);
+        rp_install_splice_spec spec = host_spec(hosts[i], cmd);
         round_trip(&spec, text);
     }
     round_trip(&two, text);
@@ -118,18 +121,18 @@ static void test_fresh_file_exact(void **state)
                        "}\n";
     const char *blanks[] = {"", "\n", "  \r\n\t"};
     for (size_t i = 0; i < 3; i++) {
-        char *got = install(&two, blanks[i], RP_SPLICE_CHANGED);
+        char *got = install(&two, blanks[i], RP_INSTALL_SPLICE_CHANGED);
         assert_string_equal(got, want);
         /* An empty file has nothing to restore structurally... */
-        char *back = uninstall(&two, got, RP_SPLICE_CHANGED);
+        char *back = uninstall(&two, got, RP_INSTALL_SPLICE_CHANGED);
         assert_string_equal(back, "{}\n");
         free(back);
         /* ...but with the backup at hand, uninstall gives back its exact bytes. */
         rp_buf out = {0};
-        rp_splice_error err;
-        assert_int_equal(rp_splice_uninstall_exact(got, strlen(got), blanks[i], strlen(blanks[i]),
-                                                   &two, &out, &err),
-                         RP_SPLICE_CHANGED);
+        rp_install_splice_error err;
+        assert_int_equal(rp_install_splice_uninstall_exact(got, strlen(got), blanks[i],
+                                                           strlen(blanks[i]), &two, &out, &err),
+                         RP_INSTALL_SPLICE_CHANGED);
         assert_int_equal(out.len, strlen(blanks[i]));
         assert_memory_equal(out.data ? out.data : "", blanks[i], out.len);
         rp_buf_free(&out);
@@ -137,9 +140,9 @@ static void test_fresh_file_exact(void **state)
     }
 
     /* Cursor: version 1 and flat entries. */
-    rp_splice_spec cursor = host_spec("cursor", "/r/rampart hook cursor");
+    rp_install_splice_spec cursor = host_spec("cursor", "/r/rampart hook cursor");
     cursor.n_events = 2;
-    char *got = install(&cursor, "", RP_SPLICE_CHANGED);
+    char *got = install(&cursor, "", RP_INSTALL_SPLICE_CHANGED);
     assert_string_equal(got, "{\n"
                              "  \"version\": 1,\n"
                              "  \"hooks\": {\n"
@@ -155,7 +158,7 @@ static void test_fresh_file_exact(void **state)
                              "    ]\n"
                              "  }\n"
                              "}\n");
-    char *back = uninstall(&cursor, got, RP_SPLICE_CHANGED);
+    char *back = uninstall(&cursor, got, RP_INSTALL_SPLICE_CHANGED);
     assert_string_equal(back, "{}\n");
     free(got);
     free(back);
@@ -169,7 +172,7 @@ static void test_next_to_existing_content_exact(void **state)
                        "    },\n"
                        "    \"model\": \"opus\"\n"
                        "}\n";
-    char *got = install(&two, orig, RP_SPLICE_CHANGED);
+    char *got = install(&two, orig, RP_INSTALL_SPLICE_CHANGED);
     assert_string_equal(got, "{\n"
                              "    \"permissions\": {\n"
                              "        \"allow\": [\"Bash(git status)\"]\n"
@@ -212,7 +215,7 @@ static void test_next_to_existing_content_exact(void **state)
                         "    ]\n"
                         "  }\n"
                         "}";
-    got = install(&two, other, RP_SPLICE_CHANGED);
+    got = install(&two, other, RP_INSTALL_SPLICE_CHANGED);
     assert_string_equal(got, "{\n"
                              "  \"hooks\": {\n"
                              "    \"PreToolUse\": [\n"
@@ -247,7 +250,7 @@ static void test_next_to_existing_content_exact(void **state)
 
 static void test_minified_exact(void **state)
 {
-    char *got = install(&two, "{\"model\":\"opus\"}", RP_SPLICE_CHANGED);
+    char *got = install(&two, "{\"model\":\"opus\"}", RP_INSTALL_SPLICE_CHANGED);
     assert_string_equal(got, "{\"model\":\"opus\",\"hooks\":{\"PreToolUse\":[{\"matcher\":\"*\","
                              "\"hooks\":[{\"type\":\"command\",\"command\":\"" CLAUDE_CMD
                              "\",\"timeout\":5}]}],\"Stop\":[{\"hooks\":[{\"type\":\"command\","
@@ -353,10 +356,10 @@ static void test_round_trips(void **state)
 
 static void test_other_handlers_survive(void **state)
 {
-    char *in = install(&two, other_hooks, RP_SPLICE_CHANGED);
+    char *in = install(&two, other_hooks, RP_INSTALL_SPLICE_CHANGED);
     assert_non_null(strstr(in, "guard.sh"));
     assert_non_null(strstr(in, "/opt/notrampart hook claude-code"));
-    char *back = uninstall(&two, in, RP_SPLICE_CHANGED);
+    char *back = uninstall(&two, in, RP_INSTALL_SPLICE_CHANGED);
     assert_string_equal(back, other_hooks);
     free(in);
     free(back);
@@ -364,8 +367,8 @@ static void test_other_handlers_survive(void **state)
     /* An event that was an empty array: ours is its only entry, and uninstall, which removes
      * an event it leaves empty, drops it (the backup gives the exact original back). */
     const char *empty_stop = "{\"hooks\": {\"Stop\": [], \"Notification\": []}}";
-    in = install(&two, empty_stop, RP_SPLICE_CHANGED);
-    back = uninstall(&two, in, RP_SPLICE_CHANGED);
+    in = install(&two, empty_stop, RP_INSTALL_SPLICE_CHANGED);
+    back = uninstall(&two, in, RP_INSTALL_SPLICE_CHANGED);
     assert_string_equal(back, "{\"hooks\": {\"Notification\": []}}");
     free(in);
     free(back);
@@ -375,7 +378,7 @@ static void test_other_handlers_survive(void **state)
                         "\"command\": \"a.sh\"}, {\"type\": \"command\", \"command\": "
                         "\"/x/rampart hook claude-code\"}, {\"type\": \"command\", \"command\": "
                         "\"b.sh\"}]}]}}";
-    back = uninstall(&two, mixed, RP_SPLICE_CHANGED);
+    back = uninstall(&two, mixed, RP_INSTALL_SPLICE_CHANGED);
     assert_string_equal(back, "{\"hooks\": {\"Stop\": [{\"hooks\": [{\"type\": \"command\", "
                               "\"command\": \"a.sh\"}, {\"type\": \"command\", \"command\": "
                               "\"b.sh\"}]}]}}");
@@ -383,7 +386,7 @@ static void test_other_handlers_survive(void **state)
     /* ...first in its group, and a Codex handler in a Claude file is not ours. */
     const char *first = "{\"hooks\": {\"Stop\": [{\"hooks\": [{\"command\": \"rampart hook "
                         "claude-code\"}, {\"command\": \"rampart hook codex\"}]}]}}";
-    back = uninstall(&two, first, RP_SPLICE_CHANGED);
+    back = uninstall(&two, first, RP_INSTALL_SPLICE_CHANGED);
     assert_string_equal(back, "{\"hooks\": {\"Stop\": [{\"hooks\": [{\"command\": \"rampart hook "
                               "codex\"}]}]}}");
     free(back);
@@ -391,15 +394,15 @@ static void test_other_handlers_survive(void **state)
 
 static void test_moved_binary_is_updated(void **state)
 {
-    rp_splice_spec old = two;
+    rp_install_splice_spec old = two;
     old.command = "/old/path/rampart hook claude-code";
-    char *in = install(&old, claude_settings, RP_SPLICE_CHANGED);
-    char *moved = install(&two, in, RP_SPLICE_CHANGED);
+    char *in = install(&old, claude_settings, RP_INSTALL_SPLICE_CHANGED);
+    char *moved = install(&two, in, RP_INSTALL_SPLICE_CHANGED);
     assert_null(strstr(moved, "/old/path"));
     /* Same text as a fresh install with the new command. */
-    char *fresh = install(&two, claude_settings, RP_SPLICE_CHANGED);
+    char *fresh = install(&two, claude_settings, RP_INSTALL_SPLICE_CHANGED);
     assert_string_equal(moved, fresh);
-    char *back = uninstall(&two, moved, RP_SPLICE_CHANGED);
+    char *back = uninstall(&two, moved, RP_INSTALL_SPLICE_CHANGED);
     assert_string_equal(back, claude_settings);
     free(in);
     free(moved);
@@ -417,18 +420,18 @@ static void test_exact_with_backup(void **state)
                            "{\"hooks\": {\"Stop\": [ ]}}",
                            "{\"hooks\": 5, \"hooks\": {}, \"x\": true}"};
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
-        char *in = install(&two, files[i], RP_SPLICE_CHANGED);
+        char *in = install(&two, files[i], RP_INSTALL_SPLICE_CHANGED);
         rp_buf out = {0};
-        rp_splice_error err;
-        assert_int_equal(
-            rp_splice_uninstall_exact(in, strlen(in), files[i], strlen(files[i]), &two, &out, &err),
-            RP_SPLICE_CHANGED);
+        rp_install_splice_error err;
+        assert_int_equal(rp_install_splice_uninstall_exact(in, strlen(in), files[i],
+                                                           strlen(files[i]), &two, &out, &err),
+                         RP_INSTALL_SPLICE_CHANGED);
         assert_string_equal(out.data, files[i]);
         rp_buf_free(&out);
         /* A backup that does not match this file (edited since) is not used. */
         assert_int_equal(
-            rp_splice_uninstall_exact(in, strlen(in), "{\"z\": 1}", 8, &two, &out, &err),
-            RP_SPLICE_CHANGED);
+            rp_install_splice_uninstall_exact(in, strlen(in), "{\"z\": 1}", 8, &two, &out, &err),
+            RP_INSTALL_SPLICE_CHANGED);
         assert_null(strstr(out.data, "rampart"));
         assert_null(strstr(out.data, "\"z\""));
         rp_buf_free(&out);
@@ -448,14 +451,16 @@ static void test_not_json_rejected(void **state)
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         rp_buf out = {0};
-        rp_splice_error err;
-        assert_int_equal(rp_splice_install(bad[i].text, strlen(bad[i].text), &two, &out, &err),
-                         RP_SPLICE_ERROR);
+        rp_install_splice_error err;
+        assert_int_equal(
+            rp_install_splice_install(bad[i].text, strlen(bad[i].text), &two, &out, &err),
+            RP_INSTALL_SPLICE_ERROR);
         assert_int_equal(err.line, bad[i].line);
         assert_int_equal(err.col, bad[i].col);
         assert_true(err.msg[0] != '\0');
-        assert_int_equal(rp_splice_uninstall(bad[i].text, strlen(bad[i].text), &two, &out, &err),
-                         RP_SPLICE_ERROR);
+        assert_int_equal(
+            rp_install_splice_uninstall(bad[i].text, strlen(bad[i].text), &two, &out, &err),
+            RP_INSTALL_SPLICE_ERROR);
         assert_int_equal(err.line, bad[i].line);
         rp_buf_free(&out);
     }
@@ -471,9 +476,10 @@ static void test_not_json_rejected(void **state)
     };
     for (size_t i = 0; i < sizeof shape / sizeof shape[0]; i++) {
         rp_buf out = {0};
-        rp_splice_error err;
-        assert_int_equal(rp_splice_install(shape[i].text, strlen(shape[i].text), &two, &out, &err),
-                         RP_SPLICE_ERROR);
+        rp_install_splice_error err;
+        assert_int_equal(
+            rp_install_splice_install(shape[i].text, strlen(shape[i].text), &two, &out, &err),
+            RP_INSTALL_SPLICE_ERROR);
         assert_int_equal(err.line, shape[i].line);
         assert_int_equal(err.col, shape[i].col);
         rp_buf_free(&out);
@@ -482,17 +488,21 @@ static void test_not_json_rejected(void **state)
 
 static void test_our_command(void **state)
 {
-    assert_true(rp_splice_is_our_command("rampart hook claude-code", "claude-code"));
-    assert_true(rp_splice_is_our_command("/usr/local/bin/rampart hook claude-code", "claude-code"));
-    assert_true(rp_splice_is_our_command("'/opt/my tools/rampart' hook codex -c /x.yaml", "codex"));
-    assert_true(rp_splice_is_our_command("\"/a b/rampart\" hook gemini", "gemini"));
-    assert_true(rp_splice_is_our_command("/r/rampart  hook  cursor  --state-dir /s", "cursor"));
-    assert_false(rp_splice_is_our_command("rampart hook claude-code", "codex"));
-    assert_false(rp_splice_is_our_command("rampart hook claude-codex", "claude-code"));
-    assert_false(rp_splice_is_our_command("/opt/notrampart hook claude-code", "claude-code"));
-    assert_false(rp_splice_is_our_command("rampart eval claude-code", "claude-code"));
-    assert_false(rp_splice_is_our_command("rampartx hook claude-code", "claude-code"));
-    assert_false(rp_splice_is_our_command("", "claude-code"));
+    assert_true(rp_install_splice_is_our_command("rampart hook claude-code", "claude-code"));
+    assert_true(
+        rp_install_splice_is_our_command("/usr/local/bin/rampart hook claude-code", "claude-code"));
+    assert_true(
+        rp_install_splice_is_our_command("'/opt/my tools/rampart' hook codex -c /x.yaml", "codex"));
+    assert_true(rp_install_splice_is_our_command("\"/a b/rampart\" hook gemini", "gemini"));
+    assert_true(
+        rp_install_splice_is_our_command("/r/rampart  hook  cursor  --state-dir /s", "cursor"));
+    assert_false(rp_install_splice_is_our_command("rampart hook claude-code", "codex"));
+    assert_false(rp_install_splice_is_our_command("rampart hook claude-codex", "claude-code"));
+    assert_false(
+        rp_install_splice_is_our_command("/opt/notrampart hook claude-code", "claude-code"));
+    assert_false(rp_install_splice_is_our_command("rampart eval claude-code", "claude-code"));
+    assert_false(rp_install_splice_is_our_command("rampartx hook claude-code", "claude-code"));
+    assert_false(rp_install_splice_is_our_command("", "claude-code"));
 }
 
 static void count_cb(void *self, const char *command)
@@ -504,16 +514,18 @@ static void count_cb(void *self, const char *command)
 
 static void test_find_ours(void **state)
 {
-    rp_splice_spec claude = host_spec("claude-code", CLAUDE_CMD);
-    char *in = install(&claude, other_hooks, RP_SPLICE_CHANGED);
+    rp_install_splice_spec claude = host_spec("claude-code", CLAUDE_CMD);
+    char *in = install(&claude, other_hooks, RP_INSTALL_SPLICE_CHANGED);
     int calls = 0;
-    rp_splice_error err;
-    assert_int_equal(rp_splice_find_ours(in, strlen(in), &claude, count_cb, &calls, &err), 8);
+    rp_install_splice_error err;
+    assert_int_equal(rp_install_splice_find_ours(in, strlen(in), &claude, count_cb, &calls, &err),
+                     8);
     assert_int_equal(calls, 8);
     calls = 0;
-    assert_int_equal(
-        rp_splice_find_ours(other_hooks, strlen(other_hooks), &claude, count_cb, &calls, &err), 0);
-    assert_int_equal(rp_splice_find_ours("{,}", 3, &claude, count_cb, &calls, &err), -1);
+    assert_int_equal(rp_install_splice_find_ours(other_hooks, strlen(other_hooks), &claude,
+                                                 count_cb, &calls, &err),
+                     0);
+    assert_int_equal(rp_install_splice_find_ours("{,}", 3, &claude, count_cb, &calls, &err), -1);
     assert_int_equal(err.line, 1);
     assert_int_equal(err.col, 2);
     free(in);
@@ -601,14 +613,16 @@ static void test_extension_command_exact_or_refused(void **state)
  * either refused with a position or handled; nothing crashes, nothing is silently accepted. */
 static void test_damaged_files(void **state)
 {
-    char *in = install(&two, claude_settings, RP_SPLICE_CHANGED);
+    char *in = install(&two, claude_settings, RP_INSTALL_SPLICE_CHANGED);
     size_t n = strlen(in);
     for (size_t cut = 1; cut < n - 1; cut++) {
         rp_buf out = {0};
-        rp_splice_error err;
-        assert_int_equal(rp_splice_install(in, cut, &two, &out, &err), RP_SPLICE_ERROR);
+        rp_install_splice_error err;
+        assert_int_equal(rp_install_splice_install(in, cut, &two, &out, &err),
+                         RP_INSTALL_SPLICE_ERROR);
         assert_true(err.line >= 1 && err.col >= 1);
-        assert_int_equal(rp_splice_uninstall(in, cut, &two, &out, &err), RP_SPLICE_ERROR);
+        assert_int_equal(rp_install_splice_uninstall(in, cut, &two, &out, &err),
+                         RP_INSTALL_SPLICE_ERROR);
         rp_buf_free(&out);
     }
     const char *small = "{\"hooks\": {\"Stop\": [{\"hooks\": [{\"command\": \"rampart hook "
@@ -620,15 +634,17 @@ static void test_damaged_files(void **state)
             memcpy(buf, small, strlen(small));
             buf[i] = bytes[b];
             rp_buf out = {0};
-            rp_splice_error err;
-            rp_splice_status st = rp_splice_install(buf, strlen(small), &two, &out, &err);
-            if (st == RP_SPLICE_ERROR) {
+            rp_install_splice_error err;
+            rp_install_splice_status st =
+                rp_install_splice_install(buf, strlen(small), &two, &out, &err);
+            if (st == RP_INSTALL_SPLICE_ERROR) {
                 assert_true(err.line >= 1 && err.msg[0] != '\0');
             } else {
                 /* Accepted text must have been valid: uninstalling what was added works. */
                 rp_buf back = {0};
-                assert_int_not_equal(rp_splice_uninstall(out.data, out.len, &two, &back, &err),
-                                     RP_SPLICE_ERROR);
+                assert_int_not_equal(
+                    rp_install_splice_uninstall(out.data, out.len, &two, &back, &err),
+                    RP_INSTALL_SPLICE_ERROR);
                 rp_buf_free(&back);
             }
             rp_buf_free(&out);

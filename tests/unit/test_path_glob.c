@@ -286,42 +286,42 @@ static void test_glob_pathological_pattern_is_fast(void **unused)
 static void test_shell_glob_has_meta(void **unused)
 {
     (void)unused;
-    assert_true(rp_shell_glob_has_meta("*.env"));
-    assert_true(rp_shell_glob_has_meta(".en?"));
-    assert_true(rp_shell_glob_has_meta("/etc/[p]asswd"));
-    assert_true(rp_shell_glob_has_meta("[.]env"));
-    assert_false(rp_shell_glob_has_meta("/etc/passwd"));
-    assert_false(rp_shell_glob_has_meta("a[b"));  /* no closing ']' */
-    assert_false(rp_shell_glob_has_meta("a]b[")); /* ']' before '[' */
-    assert_false(rp_shell_glob_has_meta(""));
-    assert_false(rp_shell_glob_has_meta("{a,b}"));
+    assert_true(rp_glob_has_meta("*.env"));
+    assert_true(rp_glob_has_meta(".en?"));
+    assert_true(rp_glob_has_meta("/etc/[p]asswd"));
+    assert_true(rp_glob_has_meta("[.]env"));
+    assert_false(rp_glob_has_meta("/etc/passwd"));
+    assert_false(rp_glob_has_meta("a[b"));  /* no closing ']' */
+    assert_false(rp_glob_has_meta("a]b[")); /* ']' before '[' */
+    assert_false(rp_glob_has_meta(""));
+    assert_false(rp_glob_has_meta("{a,b}"));
 }
 
 static void test_shell_glob_literal(void **unused)
 {
     (void)unused;
-    assert_string_equal(rp_shell_glob_literal(&arena, "/etc/[p]asswd"), "/etc/passwd");
-    assert_string_equal(rp_shell_glob_literal(&arena, "[.]env"), ".env");
-    assert_string_equal(rp_shell_glob_literal(&arena, "/e[t]c/[p][a]sswd"), "/etc/passwd");
-    assert_string_equal(rp_shell_glob_literal(&arena, "[]]x"), "]x");     /* ']' first: member */
-    assert_string_equal(rp_shell_glob_literal(&arena, "[[]x"), "[x");     /* '[' as a member */
-    assert_string_equal(rp_shell_glob_literal(&arena, "[[=a=]]b"), "ab"); /* equivalence class */
-    assert_string_equal(rp_shell_glob_literal(&arena, "[.-.]x"), ".x");   /* a one-char range */
-    assert_string_equal(rp_shell_glob_literal(&arena, "\\[p]x"), "[p]x"); /* escaped: no class */
-    assert_string_equal(rp_shell_glob_literal(&arena, "a\\*b"), "a*b");
-    assert_string_equal(rp_shell_glob_literal(&arena, "[\xc3\xa9]t\xc3\xa9"), "\xc3\xa9t\xc3\xa9");
-    assert_string_equal(rp_shell_glob_literal(&arena, "plain"), "plain");
-    assert_string_equal(rp_shell_glob_literal(&arena, "a[b"), "a[b"); /* unterminated: literal */
-    assert_string_equal(rp_shell_glob_literal(&arena, "a[/]b"), "a[/]b"); /* '/' ends it */
-    assert_null(rp_shell_glob_literal(&arena, "*.env"));
-    assert_null(rp_shell_glob_literal(&arena, ".en?"));
-    assert_null(rp_shell_glob_literal(&arena, "[ab]c"));
-    assert_null(rp_shell_glob_literal(&arena, "[!a]c"));
-    assert_null(rp_shell_glob_literal(&arena, "[^a]c"));
-    assert_null(rp_shell_glob_literal(&arena, "[a-c]"));
-    assert_null(rp_shell_glob_literal(&arena, "[[:alpha:]]"));
-    assert_null(rp_shell_glob_literal(&arena, "[[:]x"));  /* '[' and ':' (no "[:…:]") */
-    assert_null(rp_shell_glob_literal(&arena, "[=a=]b")); /* '=', 'a', '=' */
+    assert_string_equal(rp_glob_literal(&arena, "/etc/[p]asswd"), "/etc/passwd");
+    assert_string_equal(rp_glob_literal(&arena, "[.]env"), ".env");
+    assert_string_equal(rp_glob_literal(&arena, "/e[t]c/[p][a]sswd"), "/etc/passwd");
+    assert_string_equal(rp_glob_literal(&arena, "[]]x"), "]x");     /* ']' first: member */
+    assert_string_equal(rp_glob_literal(&arena, "[[]x"), "[x");     /* '[' as a member */
+    assert_string_equal(rp_glob_literal(&arena, "[[=a=]]b"), "ab"); /* equivalence class */
+    assert_string_equal(rp_glob_literal(&arena, "[.-.]x"), ".x");   /* a one-char range */
+    assert_string_equal(rp_glob_literal(&arena, "\\[p]x"), "[p]x"); /* escaped: no class */
+    assert_string_equal(rp_glob_literal(&arena, "a\\*b"), "a*b");
+    assert_string_equal(rp_glob_literal(&arena, "[\xc3\xa9]t\xc3\xa9"), "\xc3\xa9t\xc3\xa9");
+    assert_string_equal(rp_glob_literal(&arena, "plain"), "plain");
+    assert_string_equal(rp_glob_literal(&arena, "a[b"), "a[b");     /* unterminated: literal */
+    assert_string_equal(rp_glob_literal(&arena, "a[/]b"), "a[/]b"); /* '/' ends it */
+    assert_null(rp_glob_literal(&arena, "*.env"));
+    assert_null(rp_glob_literal(&arena, ".en?"));
+    assert_null(rp_glob_literal(&arena, "[ab]c"));
+    assert_null(rp_glob_literal(&arena, "[!a]c"));
+    assert_null(rp_glob_literal(&arena, "[^a]c"));
+    assert_null(rp_glob_literal(&arena, "[a-c]"));
+    assert_null(rp_glob_literal(&arena, "[[:alpha:]]"));
+    assert_null(rp_glob_literal(&arena, "[[:]x"));  /* '[' and ':' (no "[:…:]") */
+    assert_null(rp_glob_literal(&arena, "[=a=]b")); /* '=', 'a', '=' */
 }
 
 static void test_could_match_brackets_are_seen_through(void **unused)

@@ -48,7 +48,7 @@ static const char *event_in(const char *tool, const char *cmd, const char *cwd, 
 
 #define SH(p, cmd, verdict, reason)                                                                \
     PT_EXPECT((p), event_in("Bash", (cmd), NULL, NULL), (verdict), (reason), NULL)
-#define SH_IN(p, cwd, home, cmd, verdict, reason)                                                  \
+#define RP_SH_IN(p, cwd, home, cmd, verdict, reason)                                               \
     PT_EXPECT((p), event_in("Bash", (cmd), (cwd), (home)), (verdict), (reason), NULL)
 
 static pt_policy make(const char *params)
@@ -204,24 +204,24 @@ static void test_allowed_dirs_home_and_cwd(void **unused)
     (void)unused;
     pt_policy p = make("{\"allowed_dirs\": [\"/workspace\", \"~/proj\"]}");
     /* ~ and $HOME expand against context.home, in targets and in entries. */
-    SH_IN(&p, NULL, "/home/u", "cd ~/proj/x", RP_ABSTAIN, NULL);
-    SH_IN(&p, NULL, "/home/u", "cd $HOME/proj", RP_ABSTAIN, NULL);
-    SH_IN(&p, NULL, "/home/u", "cd \"${HOME}/proj\"", RP_ABSTAIN, NULL);
-    SH_IN(&p, NULL, "/home/u", "cd /home/u/proj", RP_ABSTAIN, NULL);
-    SH_IN(&p, NULL, "/home/u", "cd ~", RP_DENY, CD_OUT("cd ~", "'/workspace', '~/proj'"));
-    SH_IN(&p, NULL, "/home/u", "cd ~/projx", RP_DENY,
-          CD_OUT("cd ~/projx", "'/workspace', '~/proj'"));
+    RP_SH_IN(&p, NULL, "/home/u", "cd ~/proj/x", RP_ABSTAIN, NULL);
+    RP_SH_IN(&p, NULL, "/home/u", "cd $HOME/proj", RP_ABSTAIN, NULL);
+    RP_SH_IN(&p, NULL, "/home/u", "cd \"${HOME}/proj\"", RP_ABSTAIN, NULL);
+    RP_SH_IN(&p, NULL, "/home/u", "cd /home/u/proj", RP_ABSTAIN, NULL);
+    RP_SH_IN(&p, NULL, "/home/u", "cd ~", RP_DENY, CD_OUT("cd ~", "'/workspace', '~/proj'"));
+    RP_SH_IN(&p, NULL, "/home/u", "cd ~/projx", RP_DENY,
+             CD_OUT("cd ~/projx", "'/workspace', '~/proj'"));
     /* Without a home, ~ stays text: it matches nothing absolute. */
     SH(&p, "cd ~/proj", RP_ABSTAIN, NULL); /* the literal entry "~/proj", as the reference */
     SH(&p, "cd $HOME/proj", RP_DENY, CD_OUT("cd $HOME/proj", "'/workspace', '~/proj'"));
     /* Relative targets resolve against context.cwd. */
-    SH_IN(&p, "/workspace", NULL, "cd src", RP_ABSTAIN, NULL);
-    SH_IN(&p, "/workspace/a", NULL, "cd ../b", RP_ABSTAIN, NULL);
-    SH_IN(&p, "/workspace", NULL, "cd ..", RP_DENY, CD_OUT("cd ..", "'/workspace', '~/proj'"));
-    SH_IN(&p, "/tmp", NULL, "cd src", RP_DENY, CD_OUT("cd src", "'/workspace', '~/proj'"));
-    SH_IN(&p, "/workspace", NULL, "git -C sub status", RP_ABSTAIN, NULL);
-    SH_IN(&p, "/workspace", NULL, "git -C ../x status", RP_DENY,
-          CD_OUT("git -C ../x", "'/workspace', '~/proj'"));
+    RP_SH_IN(&p, "/workspace", NULL, "cd src", RP_ABSTAIN, NULL);
+    RP_SH_IN(&p, "/workspace/a", NULL, "cd ../b", RP_ABSTAIN, NULL);
+    RP_SH_IN(&p, "/workspace", NULL, "cd ..", RP_DENY, CD_OUT("cd ..", "'/workspace', '~/proj'"));
+    RP_SH_IN(&p, "/tmp", NULL, "cd src", RP_DENY, CD_OUT("cd src", "'/workspace', '~/proj'"));
+    RP_SH_IN(&p, "/workspace", NULL, "git -C sub status", RP_ABSTAIN, NULL);
+    RP_SH_IN(&p, "/workspace", NULL, "git -C ../x status", RP_DENY,
+             CD_OUT("git -C ../x", "'/workspace', '~/proj'"));
     pt_policy_free(&p);
 }
 
@@ -229,18 +229,20 @@ static void test_cdpath_tricks(void **unused)
 {
     (void)unused;
     pt_policy p = make("{\"allowed_dirs\": [\"/workspace\"]}");
-    SH_IN(&p, "/workspace", NULL, "cd src", RP_ABSTAIN, NULL);
+    RP_SH_IN(&p, "/workspace", NULL, "cd src", RP_ABSTAIN, NULL);
     /* bash looks `src` up in CDPATH first: /etc/src is outside. */
-    SH_IN(&p, "/workspace", NULL, "CDPATH=/etc cd src", RP_DENY, CD_OUT("cd src", "'/workspace'"));
-    SH_IN(&p, "/workspace", NULL, "CDPATH=/etc; cd src", RP_DENY, CD_OUT("cd src", "'/workspace'"));
-    SH_IN(&p, "/workspace", NULL, "export CDPATH=/:/etc && cd src", RP_DENY,
-          CD_OUT("cd src", "'/workspace'"));
-    SH_IN(&p, "/workspace", NULL, "declare -x CDPATH=/etc; pushd src", RP_DENY,
-          CD_OUT("pushd src", "'/workspace'"));
+    RP_SH_IN(&p, "/workspace", NULL, "CDPATH=/etc cd src", RP_DENY,
+             CD_OUT("cd src", "'/workspace'"));
+    RP_SH_IN(&p, "/workspace", NULL, "CDPATH=/etc; cd src", RP_DENY,
+             CD_OUT("cd src", "'/workspace'"));
+    RP_SH_IN(&p, "/workspace", NULL, "export CDPATH=/:/etc && cd src", RP_DENY,
+             CD_OUT("cd src", "'/workspace'"));
+    RP_SH_IN(&p, "/workspace", NULL, "declare -x CDPATH=/etc; pushd src", RP_DENY,
+             CD_OUT("pushd src", "'/workspace'"));
     /* Names starting with . or .. never use CDPATH. */
-    SH_IN(&p, "/workspace", NULL, "CDPATH=/etc cd ./src", RP_ABSTAIN, NULL);
+    RP_SH_IN(&p, "/workspace", NULL, "CDPATH=/etc cd ./src", RP_ABSTAIN, NULL);
     /* An absolute target does not either. */
-    SH_IN(&p, "/workspace", NULL, "CDPATH=/etc cd /workspace/src", RP_ABSTAIN, NULL);
+    RP_SH_IN(&p, "/workspace", NULL, "CDPATH=/etc cd /workspace/src", RP_ABSTAIN, NULL);
     pt_policy_free(&p);
 }
 

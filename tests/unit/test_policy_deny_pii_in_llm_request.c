@@ -477,10 +477,10 @@ static int failing_scan(const rp_scanner *s, rp_arena *a, const char *text, size
 static void test_lazy_scanner(void **unused)
 {
     (void)unused;
-    const rp_scan_backend saved = rp_scan_policy_backend;
+    const rp_content_backend saved = rp_content_policy_backend;
     pt_policy p;
 
-    rp_scan_policy_backend.open = counting_open;
+    rp_content_policy_backend.open = counting_open;
     g_opens = 0;
     pt_create(&p, T, "{}");
     assert_int_equal(g_opens, 0); /* loading a config opens nothing */
@@ -499,18 +499,18 @@ static void test_lazy_scanner(void **unused)
     pt_policy_free(&p);
 
     /* the library cannot open or scan: the evaluation fails (the engine then denies) */
-    rp_scan_policy_backend.open = failing_open;
+    rp_content_policy_backend.open = failing_open;
     pt_create(&p, T, "{}");
     PT_EXPECT_FAIL(&p, REQ("\"hello\""), "cannot open the content scanner: fake: out of memory");
-    rp_scan_policy_backend.open = saved.open;
+    rp_content_policy_backend.open = saved.open;
     PT_EXPECT(&p, REQ("\"123-45-6789\""), RP_DENY, SSN_REASON, NULL); /* tried again */
-    rp_scan_policy_backend.scan = failing_scan;
+    rp_content_policy_backend.scan = failing_scan;
     PT_EXPECT_FAIL(&p, LLM("hello", ""), "content scan of the llm_request system_prompt_preview");
     PT_EXPECT_FAIL(&p,
                    REQ("{\"user_content\":\"x\",\"attachments\":[{\"filename\":\"a.txt\","
                        "\"text\":\"y\"}]}"),
                    "content scan of the request text failed");
-    rp_scan_policy_backend = saved;
+    rp_content_policy_backend = saved;
     pt_policy_free(&p);
 }
 

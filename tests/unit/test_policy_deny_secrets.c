@@ -458,15 +458,15 @@ static int failing_open(const rp_scan_options *opt, rp_scanner **out, char *err,
 static void test_scanner_failure(void **unused)
 {
     (void)unused;
-    const rp_scan_backend saved = rp_scan_policy_backend;
+    const rp_content_backend saved = rp_content_policy_backend;
     pt_policy p;
     pt_create(&p, T, "{}");
-    rp_scan_policy_backend.open = failing_open;
+    rp_content_policy_backend.open = failing_open;
     PT_EXPECT_FAIL(&p, tool_call("Bash", "{\"command\":\"ls\"}"),
                    "cannot open the content scanner: fake: database rejected");
     /* nothing to scan: no scanner needed */
     PT_EXPECT(&p, "{\"type\":\"response\",\"data\":\"x\"}", RP_ALLOW, NULL, NULL);
-    rp_scan_policy_backend = saved;
+    rp_content_policy_backend = saved;
     PT_EXPECT(&p, tool_call("Bash", "{\"command\":\"ls\"}"), RP_ALLOW, NULL, NULL);
     pt_policy_free(&p);
 }

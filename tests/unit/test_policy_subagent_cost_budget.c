@@ -1,6 +1,6 @@
 /* test_policy_subagent_cost_budget.c — the sub-agent's subtree budget (reference §5.10): reads
  * context.subtree_usage (not usage), keeps its approval key local, its texts; and
- * rp_subagent_budget_check, the session layer's check of sys_session_send's cost_budget. */
+ * rp_cost_subagent_budget_check, the session layer's check of sys_session_send's cost_budget. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -111,7 +111,7 @@ static const char *check(rp_arena *a, const char *budget_json)
     char err[256];
     rp_json normalized = rp_json_make_null();
     const rp_json *budget = pt_parse(a, budget_json);
-    if (rp_subagent_budget_check(budget, a, &normalized, err, sizeof err) != 0)
+    if (rp_cost_subagent_budget_check(budget, a, &normalized, err, sizeof err) != 0)
         return rp_arena_sprintf(a, "ERR: %s", err);
     return rp_json_to_string(a, &normalized);
 }

@@ -2,7 +2,7 @@
  * an rp_decision out) and the text wrapper over it (rp_session_eval), issue 17: the same events
  * through both doors on twin stores give byte-identical decisions and audit rows; the errors
  * are the same; a tree deeper than the JSON reader accepts is refused as its text was; a kept
- * price table (rp_pricing_once) is built once and prices an llm_response as a fresh one does;
+ * price table (rp_cost_pricing_once) is built once and prices an llm_response as a fresh one does;
  * rp_session_needs_of agrees with rp_session_reads_spend. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -299,12 +299,12 @@ static void test_pricing_kept_across_events(void **unused)
     assert_true(needs.usage);
     assert_true(needs.reads_spend);
     assert_true(rp_session_reads_spend(cfg));
-    rp_pricing_once prices = {.config_pricing = cfg->pricing};
+    rp_cost_pricing_once prices = {.config_pricing = cfg->pricing};
     rp_store *s1 = rp_store_open_memory(), *s2 = rp_store_open_memory();
     rp_session_opts kept = {.store = s1, .audit = true, .pricing = &prices, .needs = &needs};
     rp_session_opts fresh = {.store = s2, .audit = true};
     rp_buf b1 = {0}, b2 = {0};
-    const rp_pricing *first = NULL;
+    const rp_cost_pricing *first = NULL;
     for (int round = 0; round < 2; round++) {
         char err[256];
         const char *ev = events[2]; /* the llm_response */
@@ -336,7 +336,7 @@ static void test_pricing_kept_across_events(void **unused)
     assert_int_equal(t1.cost_nusd, t2.cost_nusd);
     rp_store_close(s1);
     rp_store_close(s2);
-    rp_pricing_once_free(&prices);
+    rp_cost_pricing_once_free(&prices);
     rp_buf_free(&b1);
     rp_buf_free(&b2);
     rp_config_free(cfg);

@@ -12,12 +12,12 @@
 #include "shell_test_util.h"
 
 /* The subcommand git runs for `src` ("" when none), with the globals in *g. */
-static const char *subcommand_of(const char *src, rp_git_globals *g)
+static const char *subcommand_of(const char *src, rp_sh_git_globals *g)
 {
     parse_ok(src);
     const rp_sh_command *c = command_named("git", 0);
     assert_non_null(c);
-    rp_git_read_globals(c, g);
+    rp_sh_git_read_globals(c, g);
     return g->subcommand < c->n_words ? c->words[g->subcommand].text : "";
 }
 
@@ -26,7 +26,7 @@ static const char *subcommand_of(const char *src, rp_git_globals *g)
 static void test_quoted_value_is_one_word(void **s)
 {
     (void)s;
-    rp_git_globals g;
+    rp_sh_git_globals g;
     assert_string_equal(subcommand_of("git -C \"my dir\" push origin", &g), "push");
     assert_int_equal(g.n_dirs, 1);
     assert_string_equal(g.dirs[0]->text, "my dir");
@@ -40,7 +40,7 @@ static void test_quoted_value_is_one_word(void **s)
 static void test_shallow_file_takes_a_value(void **s)
 {
     (void)s;
-    rp_git_globals g;
+    rp_sh_git_globals g;
     assert_string_equal(subcommand_of("git --shallow-file x push", &g), "push");
     assert_string_equal(subcommand_of("git --git-dir=.git --work-tree w push", &g), "push");
     assert_string_equal(subcommand_of("git --namespace n --no-pager -P push", &g), "push");
@@ -51,7 +51,7 @@ static void test_shallow_file_takes_a_value(void **s)
 static void test_exec_path_takes_no_value(void **s)
 {
     (void)s;
-    rp_git_globals g;
+    rp_sh_git_globals g;
     assert_string_equal(subcommand_of("git --exec-path x push", &g), "x");
     assert_string_equal(subcommand_of("git --exec-path=/x push", &g), "push");
 }
@@ -60,14 +60,14 @@ static void test_exec_path_takes_no_value(void **s)
 static void test_configs_recorded(void **s)
 {
     (void)s;
-    rp_git_globals g;
+    rp_sh_git_globals g;
     assert_string_equal(
         subcommand_of("git -c a.b=1 --config-env=core.sshCommand=E -c alias.x='!sh' x", &g), "x");
     assert_int_equal(g.n_configs, 3);
     assert_string_equal(g.configs[0], "a.b=1");
     assert_string_equal(g.configs[1], "core.sshCommand=E");
     assert_string_equal(g.configs[2], "alias.x=!sh");
-    assert_int_equal(rp_git_alias_index(&g, "X"), 0);
+    assert_int_equal(rp_sh_git_alias_index(&g, "X"), 0);
     assert_false(g.overflow);
 }
 
@@ -75,12 +75,12 @@ static void test_configs_recorded(void **s)
 static void test_last_alias_wins(void **s)
 {
     (void)s;
-    rp_git_globals g;
+    rp_sh_git_globals g;
     subcommand_of("git -c alias.x=status -c ALIAS.X=log x", &g);
-    assert_int_equal(rp_git_alias_index(&g, "x"), 1);
+    assert_int_equal(rp_sh_git_alias_index(&g, "x"), 1);
     assert_string_equal(g.alias_values[1], "log");
     subcommand_of("git --config-env alias.x=E x", &g);
-    assert_int_equal(rp_git_alias_index(&g, "x"), 0);
+    assert_int_equal(rp_sh_git_alias_index(&g, "x"), 0);
     assert_null(g.alias_values[0]);
     assert_true(g.config_from_env[0]);
 }

@@ -69,21 +69,21 @@ static void test_dir_rules(void **state)
     char err[512];
     uid_t me = geteuid();
     struct stat st = file_stat(S_IFDIR | 0700, me, 2);
-    assert_int_equal(rp_state_check_dir("/d", &st, err, sizeof err), 0);
+    assert_int_equal(rp_store_check_dir("/d", &st, err, sizeof err), 0);
     st = file_stat(S_IFDIR | 0755, me, 2); /* readable by others: the files in it are 0600 */
-    assert_int_equal(rp_state_check_dir("/d", &st, err, sizeof err), 0);
+    assert_int_equal(rp_store_check_dir("/d", &st, err, sizeof err), 0);
     st = file_stat(S_IFDIR | 0775, me, 2);
-    assert_int_equal(rp_state_check_dir("/d", &st, err, sizeof err), -1);
+    assert_int_equal(rp_store_check_dir("/d", &st, err, sizeof err), -1);
     assert_contains(err, "writable by its group (mode 0775)");
     assert_contains(err, "chmod go-w /d");
     st = file_stat(S_IFDIR | 01777, me, 2); /* sticky does not make others' writes harmless */
-    assert_int_equal(rp_state_check_dir("/d", &st, err, sizeof err), -1);
+    assert_int_equal(rp_store_check_dir("/d", &st, err, sizeof err), -1);
     assert_contains(err, "group and others (mode 1777)");
     st = file_stat(S_IFDIR | 0700, me + 1, 2);
-    assert_int_equal(rp_state_check_dir("/d", &st, err, sizeof err), -1);
+    assert_int_equal(rp_store_check_dir("/d", &st, err, sizeof err), -1);
     assert_contains(err, "not to you");
     st = file_stat(S_IFREG | 0700, me, 1);
-    assert_int_equal(rp_state_check_dir("/d", &st, err, sizeof err), -1);
+    assert_int_equal(rp_store_check_dir("/d", &st, err, sizeof err), -1);
     assert_contains(err, "not a directory");
 }
 
@@ -93,26 +93,26 @@ static void test_file_rules(void **state)
     char err[512];
     uid_t me = geteuid();
     struct stat st = file_stat(S_IFREG | 0600, me, 1);
-    assert_int_equal(rp_state_check_file("/d/state.db", &st, err, sizeof err), 0);
+    assert_int_equal(rp_store_check_file("/d/state.db", &st, err, sizeof err), 0);
     st = file_stat(S_IFREG | 0644, me, 1); /* narrowed by the opener, not refused */
-    assert_int_equal(rp_state_check_file("/d/state.db", &st, err, sizeof err), 0);
+    assert_int_equal(rp_store_check_file("/d/state.db", &st, err, sizeof err), 0);
     st = file_stat(S_IFREG | 0666, me, 1);
-    assert_int_equal(rp_state_check_file("/d/state.db", &st, err, sizeof err), -1);
+    assert_int_equal(rp_store_check_file("/d/state.db", &st, err, sizeof err), -1);
     assert_contains(err, "chmod 600 /d/state.db");
     st = file_stat(S_IFREG | 0620, me, 1);
-    assert_int_equal(rp_state_check_file("/d/state.db", &st, err, sizeof err), -1);
+    assert_int_equal(rp_store_check_file("/d/state.db", &st, err, sizeof err), -1);
     assert_contains(err, "writable by its group");
     st = file_stat(S_IFREG | 0600, me + 1, 1);
-    assert_int_equal(rp_state_check_file("/d/state.db", &st, err, sizeof err), -1);
+    assert_int_equal(rp_store_check_file("/d/state.db", &st, err, sizeof err), -1);
     assert_contains(err, "remove it");
     st = file_stat(S_IFREG | 0600, me, 2);
-    assert_int_equal(rp_state_check_file("/d/state.db", &st, err, sizeof err), -1);
+    assert_int_equal(rp_store_check_file("/d/state.db", &st, err, sizeof err), -1);
     assert_contains(err, "2 hard links");
     st = file_stat(S_IFLNK | 0777, me, 1);
-    assert_int_equal(rp_state_check_file("/d/state.db-wal", &st, err, sizeof err), -1);
+    assert_int_equal(rp_store_check_file("/d/state.db-wal", &st, err, sizeof err), -1);
     assert_contains(err, "/d/state.db-wal is a symbolic link");
     st = file_stat(S_IFIFO | 0600, me, 1);
-    assert_int_equal(rp_state_check_file("/d/state.db", &st, err, sizeof err), -1);
+    assert_int_equal(rp_store_check_file("/d/state.db", &st, err, sizeof err), -1);
     assert_contains(err, "not a regular file");
 }
 

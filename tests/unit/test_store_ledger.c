@@ -145,10 +145,10 @@ static void record(fixture *f, const rp_usage_record *r)
     assert_false(dup);
 }
 
-static rp_session_link link_of(fixture *f, const char *sid, const char *parent, const char *root,
-                               const char *user)
+static rp_store_session_link link_of(fixture *f, const char *sid, const char *parent,
+                                     const char *root, const char *user)
 {
-    rp_session_link l;
+    rp_store_session_link l;
     if (rp_store_link_session(f->s, sid, parent, root, user, at(NOON), &f->arena, &l) != 0) {
         fail_msg("link %s: %s", sid, rp_store_error(f->s));
     }
@@ -156,7 +156,7 @@ static rp_session_link link_of(fixture *f, const char *sid, const char *parent, 
     return l;
 }
 
-static void assert_link(const rp_session_link *l, const char *parent, const char *root,
+static void assert_link(const rp_store_session_link *l, const char *parent, const char *root,
                         const char *user, const char *owner)
 {
     assert_str_or_null(l->parent_session_id, parent);
@@ -303,7 +303,7 @@ static int teardown(void **state)
 static void test_link_root_resolution(void **state)
 {
     fixture *f = *state;
-    rp_session_link l = link_of(f, "r", NULL, NULL, "alice");
+    rp_store_session_link l = link_of(f, "r", NULL, NULL, "alice");
     assert_link(&l, NULL, "r", "alice", "alice");
 
     /* A child takes the parent's root and, without an owner, the root's owner. */
@@ -356,7 +356,7 @@ static void test_link_child_before_parent(void **state)
     fixture *f = *state;
     link_of(f, "r", NULL, NULL, "alice");
     /* The child is seen first: its parent is unknown, so the parent is its root for now. */
-    rp_session_link l = link_of(f, "k", "p", NULL, NULL);
+    rp_store_session_link l = link_of(f, "k", "p", NULL, NULL);
     assert_link(&l, "p", "p", NULL, NULL);
     record(f, &(rp_usage_record){.time_us = at(NOON),
                                  .session_id = "k",
@@ -391,7 +391,7 @@ static void test_link_refuses_cycles(void **state)
     link_of(f, "c", "r", NULL, NULL);
     link_of(f, "g", "c", NULL, NULL);
     /* The root cannot become a child of its own descendant, by parent or by root. */
-    rp_session_link l = link_of(f, "r", "g", NULL, NULL);
+    rp_store_session_link l = link_of(f, "r", "g", NULL, NULL);
     assert_link(&l, NULL, "r", "alice", "alice");
     l = link_of(f, "r", NULL, "g", NULL);
     assert_link(&l, NULL, "r", "alice", "alice");
@@ -522,7 +522,7 @@ static void test_record_and_aggregates(void **state)
     assert_int_equal(user_spend(f, "dave", "2026-03-15", "2026-03-15").records, 0);
     assert_int_equal(user_spend(f, "alice", "2026-03-15", "2026-03-15").cost_nusd, 3443);
     assert_int_equal(tree(f, "r").cost_nusd, 3443);
-    rp_session_link l = link_of(f, "new", NULL, NULL, NULL);
+    rp_store_session_link l = link_of(f, "new", NULL, NULL, NULL);
     assert_link(&l, NULL, "r", "dave", "alice");
     r = usage("c", NOON, 1);
     r.user_id = "erin";
@@ -567,7 +567,7 @@ static void test_record_dedupe(void **state)
     assert_int_equal(tree(f, "s").records, 1);
     assert_int_equal(tree(f, "s").cost_nusd, 100);
     assert_int_equal(user_spend(f, "alice", "2026-03-01", "2026-03-31").cost_nusd, 100);
-    rp_session_link l = link_of(f, "s", NULL, NULL, NULL);
+    rp_store_session_link l = link_of(f, "s", NULL, NULL, NULL);
     assert_link(&l, NULL, "s", "alice", "alice"); /* the duplicate's parent was not linked */
 
     /* The same id in another session is another record. */
@@ -750,7 +750,7 @@ static void test_bad_records_change_nothing(void **state)
     spend_rows *rows = spend(f, NULL, NULL, NULL, NULL, RP_SPEND_BY_NONE);
     assert_int_equal(rows->n, 1);
     assert_int_equal(rows->totals[0].records, 0);
-    rp_session_link l;
+    rp_store_session_link l;
     assert_int_equal(rp_store_link_session(f->s, "", NULL, NULL, NULL, 0, &f->arena, &l), -1);
     assert_contains(rp_store_error(f->s), "session id is empty");
     assert_int_equal(rp_store_usage_tree(f->s, NULL, &(rp_usage_totals){0}), -1);
@@ -1008,7 +1008,7 @@ static void test_record_in_caller_transaction(void **state)
 {
     fixture *f = *state;
     assert_int_equal(rp_store_begin(f->s), 0);
-    rp_session_link l;
+    rp_store_session_link l;
     assert_int_equal(rp_store_link_session(f->s, "s", NULL, NULL, "alice", 1, &f->arena, &l), 0);
     rp_usage_record r = usage("s", NOON, 3);
     record(f, &r);

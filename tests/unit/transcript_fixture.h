@@ -45,7 +45,7 @@ static void usage_counts(const rp_json *usage, int64_t out[4])
 {
     rp_usage_record r;
     char err[128];
-    assert_int_equal(rp_usage_read(usage, NULL, NULL, false, &r, err, sizeof err), 0);
+    assert_int_equal(rp_cost_usage_read(usage, NULL, NULL, false, &r, err, sizeof err), 0);
     out[0] = r.input_tokens;
     out[1] = r.output_tokens;
     out[2] = r.cache_read_input_tokens;

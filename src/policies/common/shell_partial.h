@@ -16,8 +16,8 @@
 
 /* Whether c was still being read when the parse failed: nothing but blanks lies between its
  * end and the error (so no operator closed it), or the error lies inside its span. */
-static inline bool rp_sh_cut_short(const struct rp_sh_parse *p, const rp_sh_command *c,
-                                   const char *src)
+static inline bool rp_shell_cut_short(const struct rp_sh_parse *p, const rp_sh_command *c,
+                                      const char *src)
 {
     if (!p->unreadable)
         return false;

@@ -23,7 +23,7 @@ typedef struct deny_pii {
     rp_scan_set types; /* 0 when only unknown names were listed: nothing is scanned */
     pii_action action;
     const char *unknown_warning; /* names in pii_types the scanner does not know, or NULL */
-    rp_lazy_scanner *scanner;
+    rp_content_lazy_scanner *scanner;
 } deny_pii;
 
 static const char *const action_names[] = {"DENY", "ASK", "REDACT", NULL};
@@ -94,7 +94,7 @@ static int deny_pii_create(const rp_json *params, rp_arena *a, void **instance, 
         }
         rp_buf_free(&unknown);
     }
-    p->scanner = rp_lazy_scanner_new(a, p->types);
+    p->scanner = rp_content_lazy_scanner_new(a, p->types);
     *instance = p;
     return 0;
 }
@@ -103,7 +103,7 @@ static int deny_pii_evaluate(const void *instance, const rp_event *ev, const rp_
                              rp_eval_ctx *ctx, rp_result *out)
 {
     const deny_pii *p = instance;
-    rp_scan_texts texts = {0};
+    rp_content_texts texts = {0};
 
     (void)state;
     out->verdict = RP_ALLOW; /* the reference answers ALLOW, never None */
@@ -111,33 +111,33 @@ static int deny_pii_evaluate(const void *instance, const rp_event *ev, const rp_
         return 0;
     if (p->unknown_warning != NULL) {
         out->note = p->unknown_warning;
-        rp_scan_warn_once(p->scanner, ctx, p->unknown_warning);
+        rp_content_warn_once(p->scanner, ctx, p->unknown_warning);
     }
     if (p->types == 0)
         return 0;
 
     if (ev->type == RP_EV_REQUEST)
-        rp_scan_gather_request(ev, ctx->arena, &texts);
+        rp_content_gather_request(ev, ctx->arena, &texts);
     else
-        rp_scan_gather_llm_request(ev, ctx->arena, &texts);
-    if (rp_scan_texts_run(p->scanner, ctx, &texts, NULL, NULL) != 0)
+        rp_content_gather_llm_request(ev, ctx->arena, &texts);
+    if (rp_content_texts_run(p->scanner, ctx, &texts, NULL, NULL) != 0)
         return -1;
 
     size_t where;
-    const rp_scan_finding *f = rp_scan_first_by_type(&texts, &where);
+    const rp_scan_finding *f = rp_content_first_by_type(&texts, &where);
     if (f == NULL)
         return 0;
     const char *reason = rp_arena_sprintf(ctx->arena, "PII detected (%s): '%s...'",
                                           rp_scan_type_label(f->type), f->preview);
     if (p->action == PII_REDACT) {
-        if (rp_scan_texts_truncated(&texts)) {
+        if (rp_content_texts_truncated(&texts)) {
             /* More findings than one scan reports: a partial redaction would let PII pass. */
             out->verdict = RP_DENY;
             out->reason = rp_arena_sprintf(ctx->arena, "%s (too many findings to redact)", reason);
             return 0;
         }
-        out->data = rp_scan_redact_data(ctx->arena, ev->data, &texts);
-        out->reason = rp_scan_redaction_reason(ctx->arena, "PII", &texts);
+        out->data = rp_content_redact_data(ctx->arena, ev->data, &texts);
+        out->reason = rp_content_redaction_reason(ctx->arena, "PII", &texts);
         return 0;
     }
     out->verdict = p->action == PII_ASK ? RP_ASK : RP_DENY;
@@ -148,7 +148,7 @@ static int deny_pii_evaluate(const void *instance, const rp_event *ev, const rp_
 static void deny_pii_destroy(void *instance)
 {
     deny_pii *p = instance;
-    rp_lazy_scanner_destroy(p->scanner);
+    rp_content_lazy_scanner_destroy(p->scanner);
 }
 
 const rp_policy_type rp_policy_deny_pii_in_llm_request = {

@@ -26,9 +26,9 @@ typedef struct deny_secrets {
     rp_scan_set types;
     secret_action action;
     bool scan_results;
-    cel_regex **allow; /* compiled allow_patterns */
+    rp_regex **allow; /* compiled allow_patterns */
     size_t n_allow;
-    rp_lazy_scanner *scanner;
+    rp_content_lazy_scanner *scanner;
 } deny_secrets;
 
 static const char *const action_names[] = {"DENY", "ASK", "REDACT", NULL};
@@ -105,7 +105,7 @@ static int parse_types(const rp_json *types, deny_secrets *d, rp_param_error *er
 static void free_patterns(deny_secrets *d)
 {
     for (size_t i = 0; i < d->n_allow; i++)
-        cel_regex_free(d->allow[i]);
+        rp_regex_free(d->allow[i]);
     d->n_allow = 0;
 }
 
@@ -118,9 +118,9 @@ static int parse_allow_patterns(const rp_json *list, rp_arena *a, deny_secrets *
     for (uint32_t i = 0; i < list->len; i++) {
         const rp_json *item = &list->v.items[i];
         char why[160] = "";
-        cel_regex *re = rp_json_is_string(item)
-                            ? cel_regex_compile(item->v.s, item->len, why, sizeof why)
-                            : NULL;
+        rp_regex *re = rp_json_is_string(item)
+                           ? rp_regex_compile(item->v.s, item->len, why, sizeof why)
+                           : NULL;
         if (re == NULL) {
             free_patterns(d);
             return rp_param_fail(err, "allow_patterns", "allow_patterns[%u] '%.48s': %s",
@@ -151,7 +151,7 @@ static int deny_secrets_create(const rp_json *params, rp_arena *a, void **instan
     d->scan_results = rp_json_truthy(rp_json_get(params, "scan_results"));
     if (parse_allow_patterns(rp_json_get(params, "allow_patterns"), a, d, err) != 0)
         return -1;
-    d->scanner = rp_lazy_scanner_new(a, d->types);
+    d->scanner = rp_content_lazy_scanner_new(a, d->types);
     *instance = d;
     return 0;
 }
@@ -168,7 +168,7 @@ static bool is_allowed(const void *self, const char *match, size_t len, rp_arena
         if (memcmp(match + i, marker, sizeof marker - 1) == 0)
             return true;
     for (size_t i = 0; i < d->n_allow; i++)
-        if (cel_regex_search(d->allow[i], match, len, a, err, sizeof err) == 1)
+        if (rp_regex_search(d->allow[i], match, len, a, err, sizeof err) == 1)
             return true;
     return false;
 }
@@ -211,12 +211,12 @@ static const char *bash_command(const rp_event *ev, const rp_json *data)
     return rp_json_str(rp_json_get(rp_json_get(data, "arguments"), "command"));
 }
 
-static void add_shell_words(rp_eval_ctx *ctx, const char *command, bool memo, rp_scan_texts *t)
+static void add_shell_words(rp_eval_ctx *ctx, const char *command, bool memo, rp_content_texts *t)
 {
     rp_buf b = {0};
     shell_words(ctx, command, memo, &b);
     size_t len = b.len;
-    rp_scan_texts_add_derived(ctx->arena, t, rp_buf_to_arena(&b, ctx->arena), len, WORDS_WHERE);
+    rp_content_texts_add_derived(ctx->arena, t, rp_buf_to_arena(&b, ctx->arena), len, WORDS_WHERE);
 }
 
 static const char *finding_reason(rp_arena *a, const rp_scan_finding *f, const char *where)
@@ -227,27 +227,28 @@ static const char *finding_reason(rp_arena *a, const rp_scan_finding *f, const c
 
 /* REDACT: ALLOW with every finding rewritten, unless a token shows only in the shell words
  * (it cannot be cut out of the command as written) or there were too many to rewrite. */
-static int redact(const deny_secrets *d, const rp_event *ev, rp_eval_ctx *ctx, rp_scan_texts *texts,
-                  rp_result *out)
+static int redact(const deny_secrets *d, const rp_event *ev, rp_eval_ctx *ctx,
+                  rp_content_texts *texts, rp_result *out)
 {
     size_t where;
-    const rp_scan_finding *f = rp_scan_first_in_order(texts, &where);
-    if (f != NULL && rp_scan_texts_truncated(texts)) {
+    const rp_scan_finding *f = rp_content_first_in_order(texts, &where);
+    if (f != NULL && rp_content_texts_truncated(texts)) {
         out->verdict = RP_DENY;
         out->reason = rp_arena_sprintf(ctx->arena, "%s (too many findings to redact)",
                                        finding_reason(ctx->arena, f, texts->items[where].where));
         return 0;
     }
-    const rp_json *data = f != NULL ? rp_scan_redact_data(ctx->arena, ev->data, texts) : ev->data;
+    const rp_json *data =
+        f != NULL ? rp_content_redact_data(ctx->arena, ev->data, texts) : ev->data;
 
     const char *command = ev->type == RP_EV_TOOL_CALL ? bash_command(ev, data) : NULL;
     if (command != NULL) {
-        rp_scan_texts words = {0};
+        rp_content_texts words = {0};
         add_shell_words(ctx, command, f == NULL, &words);
-        if (rp_scan_texts_run(d->scanner, ctx, &words, is_allowed, d) != 0)
+        if (rp_content_texts_run(d->scanner, ctx, &words, is_allowed, d) != 0)
             return -1;
         size_t w;
-        const rp_scan_finding *hidden = rp_scan_first_in_order(&words, &w);
+        const rp_scan_finding *hidden = rp_content_first_in_order(&words, &w);
         if (hidden != NULL) {
             out->verdict = RP_DENY;
             out->reason = rp_arena_sprintf(
@@ -261,7 +262,7 @@ static int redact(const deny_secrets *d, const rp_event *ev, rp_eval_ctx *ctx, r
     if (f == NULL)
         return 0;
     out->data = data;
-    out->reason = rp_scan_redaction_reason(ctx->arena, "Secrets", texts);
+    out->reason = rp_content_redaction_reason(ctx->arena, "Secrets", texts);
     return 0;
 }
 
@@ -269,20 +270,20 @@ static int deny_secrets_evaluate(const void *instance, const rp_event *ev, const
                                  rp_eval_ctx *ctx, rp_result *out)
 {
     const deny_secrets *d = instance;
-    rp_scan_texts texts = {0};
+    rp_content_texts texts = {0};
 
     (void)state;
     out->verdict = RP_ALLOW;
     switch (ev->type) {
     case RP_EV_REQUEST:
-        rp_scan_gather_request(ev, ctx->arena, &texts);
+        rp_content_gather_request(ev, ctx->arena, &texts);
         break;
     case RP_EV_LLM_REQUEST:
-        rp_scan_gather_llm_request(ev, ctx->arena, &texts);
+        rp_content_gather_llm_request(ev, ctx->arena, &texts);
         break;
     case RP_EV_TOOL_CALL: {
-        rp_scan_gather_strings(ev, "arguments", ctx->arena, &texts, "tool_call argument",
-                               "tool_call arguments");
+        rp_content_gather_strings(ev, "arguments", ctx->arena, &texts, "tool_call argument",
+                                  "tool_call arguments");
         /* REDACT looks at the words of the command it would let through instead. */
         const char *command = d->action != SECRET_REDACT ? bash_command(ev, ev->data) : NULL;
         if (command != NULL)
@@ -292,18 +293,18 @@ static int deny_secrets_evaluate(const void *instance, const rp_event *ev, const
     case RP_EV_TOOL_RESULT:
         if (!d->scan_results)
             return 0;
-        rp_scan_gather_strings(ev, NULL, ctx->arena, &texts, "tool_result field", "tool_result");
+        rp_content_gather_strings(ev, NULL, ctx->arena, &texts, "tool_result field", "tool_result");
         break;
     default:
         return 0;
     }
-    if (rp_scan_texts_run(d->scanner, ctx, &texts, is_allowed, d) != 0)
+    if (rp_content_texts_run(d->scanner, ctx, &texts, is_allowed, d) != 0)
         return -1;
     if (d->action == SECRET_REDACT)
         return redact(d, ev, ctx, &texts, out);
 
     size_t where;
-    const rp_scan_finding *f = rp_scan_first_in_order(&texts, &where);
+    const rp_scan_finding *f = rp_content_first_in_order(&texts, &where);
     if (f == NULL)
         return 0;
     out->verdict = d->action == SECRET_ASK ? RP_ASK : RP_DENY;
@@ -315,7 +316,7 @@ static void deny_secrets_destroy(void *instance)
 {
     deny_secrets *d = instance;
     free_patterns(d);
-    rp_lazy_scanner_destroy(d->scanner);
+    rp_content_lazy_scanner_destroy(d->scanner);
 }
 
 const rp_policy_type rp_policy_deny_secrets = {

@@ -7,20 +7,21 @@
 #include "core/buf.h"
 #include "policies/common/common.h"
 
-rp_scan_backend rp_scan_policy_backend = {rp_scanner_open, rp_scanner_scan};
+rp_content_backend rp_content_policy_backend = {rp_scanner_open, rp_scanner_scan};
 
 /* ---- the lazy scanner ---- */
 
-rp_lazy_scanner *rp_lazy_scanner_new(rp_arena *a, rp_scan_set types)
+rp_content_lazy_scanner *rp_content_lazy_scanner_new(rp_arena *a, rp_scan_set types)
 {
-    rp_lazy_scanner *ls = rp_arena_calloc(a, sizeof *ls);
+    rp_content_lazy_scanner *ls = rp_arena_calloc(a, sizeof *ls);
     pthread_mutex_init(&ls->lock, NULL);
     ls->opt.types = types;
     ls->opt.cache_dir = NULL;
     return ls;
 }
 
-int rp_lazy_scanner_get(rp_lazy_scanner *ls, rp_eval_ctx *ctx, const rp_scanner **out)
+int rp_content_lazy_scanner_get(rp_content_lazy_scanner *ls, rp_eval_ctx *ctx,
+                                const rp_scanner **out)
 {
     char err[256] = "";
     int rc = 0;
@@ -29,7 +30,7 @@ int rp_lazy_scanner_get(rp_lazy_scanner *ls, rp_eval_ctx *ctx, const rp_scanner 
     /* A failed open is tried again by the next evaluation: the failure may be transient
      * (memory), and every evaluation that cannot scan fails closed meanwhile. */
     if (ls->scanner == NULL &&
-        rp_scan_policy_backend.open(&ls->opt, &ls->scanner, err, sizeof err) != 0) {
+        rp_content_policy_backend.open(&ls->opt, &ls->scanner, err, sizeof err) != 0) {
         ls->scanner = NULL;
         rc = -1;
     }
@@ -40,7 +41,7 @@ int rp_lazy_scanner_get(rp_lazy_scanner *ls, rp_eval_ctx *ctx, const rp_scanner 
     return 0;
 }
 
-void rp_lazy_scanner_destroy(rp_lazy_scanner *ls)
+void rp_content_lazy_scanner_destroy(rp_content_lazy_scanner *ls)
 {
     if (ls == NULL)
         return;
@@ -50,7 +51,7 @@ void rp_lazy_scanner_destroy(rp_lazy_scanner *ls)
     pthread_mutex_destroy(&ls->lock);
 }
 
-void rp_scan_warn_once(rp_lazy_scanner *ls, rp_eval_ctx *ctx, const char *message)
+void rp_content_warn_once(rp_content_lazy_scanner *ls, rp_eval_ctx *ctx, const char *message)
 {
     if (ctx->warn == NULL)
         return;
@@ -78,43 +79,43 @@ static int64_t member_index(const rp_json *obj, const char *key)
     return -1;
 }
 
-static rp_scan_text *push_text(rp_arena *a, rp_scan_texts *t)
+static rp_content_text *push_text(rp_arena *a, rp_content_texts *t)
 {
     if (t->n == t->cap) {
         size_t cap = t->cap ? t->cap * 2 : 8;
         t->items = rp_arena_realloc(a, t->items, t->cap * sizeof *t->items, cap * sizeof *t->items);
         t->cap = cap;
     }
-    rp_scan_text *x = &t->items[t->n++];
+    rp_content_text *x = &t->items[t->n++];
     memset(x, 0, sizeof *x);
     return x;
 }
 
 /* Adds the string v (skipped when empty) found at path[0, depth) under ev->data. */
-static void add_string(rp_arena *a, rp_scan_texts *t, const rp_json *v, const rp_scan_step *path,
-                       size_t depth, const char *where, int group)
+static void add_string(rp_arena *a, rp_content_texts *t, const rp_json *v,
+                       const rp_content_step *path, size_t depth, const char *where, int group)
 {
     if (!rp_json_is_string(v) || v->len == 0)
         return;
-    rp_scan_text *x = push_text(a, t);
+    rp_content_text *x = push_text(a, t);
     x->text = v->v.s;
     x->len = v->len;
     x->where = where;
     x->group = group;
     x->path_len = depth;
     if (depth > 0) {
-        rp_scan_step *copy = rp_arena_alloc(a, depth * sizeof *copy);
+        rp_content_step *copy = rp_arena_alloc(a, depth * sizeof *copy);
         memcpy(copy, path, depth * sizeof *copy);
         x->path = copy;
     }
 }
 
-void rp_scan_texts_add_derived(rp_arena *a, rp_scan_texts *t, const char *text, size_t len,
-                               const char *where)
+void rp_content_texts_add_derived(rp_arena *a, rp_content_texts *t, const char *text, size_t len,
+                                  const char *where)
 {
     if (len == 0)
         return;
-    rp_scan_text *x = push_text(a, t);
+    rp_content_text *x = push_text(a, t);
     x->text = text;
     x->len = len;
     x->where = where;
@@ -124,7 +125,7 @@ void rp_scan_texts_add_derived(rp_arena *a, rp_scan_texts *t, const char *text, 
 
 /* The `text` of every block of a list of content blocks, in one group: the reference reads
  * them joined by "\n" as one text. path[0, depth) leads to the list. */
-static void add_blocks(rp_arena *a, rp_scan_texts *t, const rp_json *list, rp_scan_step *path,
+static void add_blocks(rp_arena *a, rp_content_texts *t, const rp_json *list, rp_content_step *path,
                        size_t depth, const char *where)
 {
     int group = t->groups++;
@@ -133,17 +134,17 @@ static void add_blocks(rp_arena *a, rp_scan_texts *t, const rp_json *list, rp_sc
         int64_t k = member_index(block, "text");
         if (k < 0)
             continue;
-        path[depth] = (rp_scan_step){(uint32_t)i};
-        path[depth + 1] = (rp_scan_step){(uint32_t)k};
+        path[depth] = (rp_content_step){(uint32_t)i};
+        path[depth + 1] = (rp_content_step){(uint32_t)k};
         add_string(a, t, &block->v.members[k].value, path, depth + 2, where, group);
     }
 }
 
 /* The user text, chosen as rp_event_request_text chooses it. */
-static void gather_user_text(const rp_json *d, rp_arena *a, rp_scan_texts *t)
+static void gather_user_text(const rp_json *d, rp_arena *a, rp_content_texts *t)
 {
     static const char where[] = "request text";
-    rp_scan_step path[4];
+    rp_content_step path[4];
 
     if (rp_json_is_string(d)) {
         add_string(a, t, d, path, 0, where, t->groups++);
@@ -156,7 +157,7 @@ static void gather_user_text(const rp_json *d, rp_arena *a, rp_scan_texts *t)
     int64_t k = member_index(d, "user_content");
     const rp_json *content = k >= 0 ? &d->v.members[k].value : NULL;
     if (rp_json_is_string(content) || rp_json_is_array(content)) {
-        path[0] = (rp_scan_step){(uint32_t)k};
+        path[0] = (rp_content_step){(uint32_t)k};
         if (rp_json_is_string(content))
             add_string(a, t, content, path, 1, where, t->groups++);
         else
@@ -165,12 +166,12 @@ static void gather_user_text(const rp_json *d, rp_arena *a, rp_scan_texts *t)
     }
     k = member_index(d, "text");
     if (k >= 0) {
-        path[0] = (rp_scan_step){(uint32_t)k};
+        path[0] = (rp_content_step){(uint32_t)k};
         add_string(a, t, &d->v.members[k].value, path, 1, where, t->groups++);
     }
 }
 
-void rp_scan_gather_request(const rp_event *ev, rp_arena *a, rp_scan_texts *t)
+void rp_content_gather_request(const rp_event *ev, rp_arena *a, rp_content_texts *t)
 {
     const rp_json *d = ev->data;
     if (d == NULL)
@@ -190,12 +191,12 @@ void rp_scan_gather_request(const rp_event *ev, rp_arena *a, rp_scan_texts *t)
         const char *where = filename != NULL && filename[0] != '\0'
                                 ? rp_arena_sprintf(a, "attachment '%s'", filename)
                                 : rp_arena_sprintf(a, "attachment %u", (unsigned)i + 1);
-        rp_scan_step path[3] = {{(uint32_t)k}, {i}, {(uint32_t)tk}};
+        rp_content_step path[3] = {{(uint32_t)k}, {i}, {(uint32_t)tk}};
         add_string(a, t, &att->v.members[tk].value, path, 3, where, t->groups++);
     }
 }
 
-void rp_scan_gather_llm_request(const rp_event *ev, rp_arena *a, rp_scan_texts *t)
+void rp_content_gather_llm_request(const rp_event *ev, rp_arena *a, rp_content_texts *t)
 {
     static const char *const fields[] = {"system_prompt_preview", "last_user_message"};
     static const char *const wheres[] = {"llm_request system_prompt_preview",
@@ -208,7 +209,7 @@ void rp_scan_gather_llm_request(const rp_event *ev, rp_arena *a, rp_scan_texts *
         int64_t k = member_index(d, fields[i]);
         if (k < 0)
             continue;
-        rp_scan_step path[1] = {{(uint32_t)k}};
+        rp_content_step path[1] = {{(uint32_t)k}};
         add_string(a, t, &d->v.members[k].value, path, 1, wheres[i], t->groups++);
     }
 }
@@ -216,8 +217,8 @@ void rp_scan_gather_llm_request(const rp_event *ev, rp_arena *a, rp_scan_texts *
 /* What gather_value carries down the tree. */
 typedef struct walk {
     rp_arena *a;
-    rp_scan_texts *t;
-    rp_scan_step path[RP_JSON_MAX_DEPTH + 2];
+    rp_content_texts *t;
+    rp_content_step path[RP_JSON_MAX_DEPTH + 2];
     rp_buf jpath; /* "files[0].content" */
     const char *label;
 } walk;
@@ -249,14 +250,14 @@ static void gather_value(walk *w, const rp_json *v, size_t depth)
             rp_buf_printf(&w->jpath, "[%u]", (unsigned)i);
             child = &v->v.items[i];
         }
-        w->path[depth] = (rp_scan_step){i};
+        w->path[depth] = (rp_content_step){i};
         gather_value(w, child, depth + 1);
         w->jpath.len = saved;
     }
 }
 
-void rp_scan_gather_strings(const rp_event *ev, const char *key, rp_arena *a, rp_scan_texts *t,
-                            const char *label, const char *bare)
+void rp_content_gather_strings(const rp_event *ev, const char *key, rp_arena *a,
+                               rp_content_texts *t, const char *label, const char *bare)
 {
     const rp_json *root = ev->data;
     size_t depth = 0;
@@ -269,7 +270,7 @@ void rp_scan_gather_strings(const rp_event *ev, const char *key, rp_arena *a, rp
         int64_t k = member_index(root, key);
         if (k < 0)
             return;
-        w->path[0] = (rp_scan_step){(uint32_t)k};
+        w->path[0] = (rp_content_step){(uint32_t)k};
         root = &root->v.members[k].value;
         depth = 1;
     }
@@ -286,18 +287,18 @@ void rp_scan_gather_strings(const rp_event *ev, const char *key, rp_arena *a, rp
 
 /* ---- scanning ---- */
 
-int rp_scan_texts_run(rp_lazy_scanner *ls, rp_eval_ctx *ctx, rp_scan_texts *t,
-                      rp_scan_ignore_fn ignore, const void *ignore_self)
+int rp_content_texts_run(rp_content_lazy_scanner *ls, rp_eval_ctx *ctx, rp_content_texts *t,
+                         rp_content_ignore_fn ignore, const void *ignore_self)
 {
     const rp_scanner *s;
 
     if (t->n == 0)
         return 0;
-    if (rp_lazy_scanner_get(ls, ctx, &s) != 0)
+    if (rp_content_lazy_scanner_get(ls, ctx, &s) != 0)
         return -1;
     for (size_t i = 0; i < t->n; i++) {
-        rp_scan_text *x = &t->items[i];
-        if (rp_scan_policy_backend.scan(s, ctx->arena, x->text, x->len, &x->found) != 0)
+        rp_content_text *x = &t->items[i];
+        if (rp_content_policy_backend.scan(s, ctx->arena, x->text, x->len, &x->found) != 0)
             return rp_fail(ctx, "content scan of the %s failed", x->where);
         if (ignore == NULL)
             continue;
@@ -312,7 +313,7 @@ int rp_scan_texts_run(rp_lazy_scanner *ls, rp_eval_ctx *ctx, rp_scan_texts *t,
     return 0;
 }
 
-size_t rp_scan_texts_count(const rp_scan_texts *t)
+size_t rp_content_texts_count(const rp_content_texts *t)
 {
     size_t n = 0;
     for (size_t i = 0; i < t->n; i++)
@@ -320,7 +321,7 @@ size_t rp_scan_texts_count(const rp_scan_texts *t)
     return n;
 }
 
-bool rp_scan_texts_truncated(const rp_scan_texts *t)
+bool rp_content_texts_truncated(const rp_content_texts *t)
 {
     for (size_t i = 0; i < t->n; i++)
         if (t->items[i].found.truncated)
@@ -328,7 +329,7 @@ bool rp_scan_texts_truncated(const rp_scan_texts *t)
     return false;
 }
 
-const rp_scan_finding *rp_scan_first_by_type(const rp_scan_texts *t, size_t *text_index)
+const rp_scan_finding *rp_content_first_by_type(const rp_content_texts *t, size_t *text_index)
 {
     size_t i = 0;
     while (i < t->n) {
@@ -354,7 +355,7 @@ const rp_scan_finding *rp_scan_first_by_type(const rp_scan_texts *t, size_t *tex
     return NULL;
 }
 
-const rp_scan_finding *rp_scan_first_in_order(const rp_scan_texts *t, size_t *text_index)
+const rp_scan_finding *rp_content_first_in_order(const rp_content_texts *t, size_t *text_index)
 {
     for (size_t i = 0; i < t->n; i++) {
         if (t->items[i].found.n > 0) {
@@ -369,7 +370,7 @@ const rp_scan_finding *rp_scan_first_in_order(const rp_scan_texts *t, size_t *te
 
 /* node with the value at path[0, n) replaced by leaf; containers on the way are copied, all
  * else is shared. */
-static rp_json rebuild(rp_arena *a, const rp_json *node, const rp_scan_step *path, size_t n,
+static rp_json rebuild(rp_arena *a, const rp_json *node, const rp_content_step *path, size_t n,
                        const rp_json *leaf)
 {
     if (n == 0)
@@ -390,14 +391,15 @@ static rp_json rebuild(rp_arena *a, const rp_json *node, const rp_scan_step *pat
     return copy;
 }
 
-const rp_json *rp_scan_redact_data(rp_arena *a, const rp_json *ev_data, const rp_scan_texts *t)
+const rp_json *rp_content_redact_data(rp_arena *a, const rp_json *ev_data,
+                                      const rp_content_texts *t)
 {
     if (ev_data == NULL)
         return NULL;
     rp_json root = *ev_data;
     bool changed = false;
     for (size_t i = 0; i < t->n; i++) {
-        const rp_scan_text *x = &t->items[i];
+        const rp_content_text *x = &t->items[i];
         if (x->derived || x->found.n == 0)
             continue;
         size_t len;
@@ -411,7 +413,7 @@ const rp_json *rp_scan_redact_data(rp_arena *a, const rp_json *ev_data, const rp
 
 #define PREVIEWS_PER_TYPE 3
 
-const char *rp_scan_redaction_reason(rp_arena *a, const char *what, const rp_scan_texts *t)
+const char *rp_content_redaction_reason(rp_arena *a, const char *what, const rp_content_texts *t)
 {
     size_t count[RP_SCAN_N_TYPES] = {0};
     const char *previews[RP_SCAN_N_TYPES][PREVIEWS_PER_TYPE];

@@ -16,7 +16,7 @@
 
 typedef struct user_period {
     rp_cost_limits lim;
-    rp_period period;
+    rp_cost_period period;
 } user_period;
 
 static const char *const period_names[] = {"day", "week", "month", "quarter", "year", NULL};
@@ -49,7 +49,7 @@ static int user_period_cost_budget_create(const rp_json *params, rp_arena *a, vo
 {
     user_period *up = rp_arena_calloc(a, sizeof *up);
     const char *period = rp_json_get_str(params, "period");
-    if (period == NULL || rp_period_parse(period, &up->period) != 0)
+    if (period == NULL || rp_cost_period_parse(period, &up->period) != 0)
         return rp_param_fail(err, "period",
                              "period must be one of day, week, month, quarter, year");
     if (rp_cost_limits_create(params, NULL, a, &up->lim, err) != 0)
@@ -62,7 +62,7 @@ static int user_period_cost_budget_evaluate(const void *instance, const rp_event
                                             const rp_json *state, rp_eval_ctx *ctx, rp_result *out)
 {
     const user_period *up = instance;
-    const char *want = rp_period_name(up->period);
+    const char *want = rp_cost_period_name(up->period);
     const rp_json *block = rp_cost_context_block(ev, "user_period_cost");
 
     out->verdict = RP_ALLOW;
@@ -98,13 +98,13 @@ static int user_period_cost_budget_evaluate(const void *instance, const rp_event
         .approval_update_key = RP_COST_USER_PERIOD_APPROVED,
         .abstain_on_zero = true,
         .policy_label = rp_arena_sprintf(ctx->arena, "per-user %s cost-budget",
-                                         rp_period_adjective(up->period)),
+                                         rp_cost_period_adjective(up->period)),
         .budget_label =
-            rp_arena_sprintf(ctx->arena, "%s cost budget", rp_period_adjective(up->period)),
+            rp_arena_sprintf(ctx->arena, "%s cost budget", rp_cost_period_adjective(up->period)),
         .owner = owner,
         .ask_style = RP_COST_ASK_USER,
-        .adjective = rp_period_adjective(up->period),
-        .phrase = rp_period_phrase(up->period),
+        .adjective = rp_cost_period_adjective(up->period),
+        .phrase = rp_cost_period_phrase(up->period),
     };
     const char *note = out->note;
     int rc = rp_cost_evaluate(&up->lim, &view, ev, state, ctx, out);

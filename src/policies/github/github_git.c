@@ -156,14 +156,14 @@ static void read_push(rp_arena *a, const rp_sh_command *c, size_t first, bool re
 
 bool rp_gh_classify_git(rp_arena *a, const rp_sh_command *c, const char *src, rp_gh_op *op)
 {
-    rp_git_globals g;
+    rp_sh_git_globals g;
     memset(op, 0, sizeof *op);
-    rp_git_read_globals(c, &g);
+    rp_sh_git_read_globals(c, &g);
     if (g.subcommand >= c->n_words)
         return false;
 
     const rp_sh_word *sub = &c->words[g.subcommand];
-    if (!rp_sh_word_static(sub) || rp_git_alias_index(&g, sub->text) >= 0 ||
+    if (!rp_sh_word_static(sub) || rp_sh_git_alias_index(&g, sub->text) >= 0 ||
         (g.overflow && g.n_aliases > 0)) {
         /* `git $cmd …` or a one-off alias: what runs cannot be known from the text. */
         op->kind = RP_GH_OP_UNPARSEABLE;

@@ -336,7 +336,7 @@ static decision evaluate_shell(const rp_gh_policy *p, const char *tool, const ch
     /* Complete commands, then the reference's fallback for an unreadable command, then the
      * command the parser was cut short in (see shell_partial.h). */
     for (size_t i = 0; i < parse.n_commands; i++)
-        if (!rp_sh_cut_short(&parse, &parse.commands[i], command))
+        if (!rp_shell_cut_short(&parse, &parse.commands[i], command))
             decide_command(p, &parse.commands[i], command, a, &best);
     if (parse.unreadable && (mentions_word(command, "git") || mentions_word(command, "gh"))) {
         size_t start, len;
@@ -346,7 +346,7 @@ static decision evaluate_shell(const rp_gh_policy *p, const char *tool, const ch
         keep_stricter(&best, decide_op(p, &op, a));
     }
     for (size_t i = 0; i < parse.n_commands; i++)
-        if (rp_sh_cut_short(&parse, &parse.commands[i], command))
+        if (rp_shell_cut_short(&parse, &parse.commands[i], command))
             decide_command(p, &parse.commands[i], command, a, &best);
     return best;
 }

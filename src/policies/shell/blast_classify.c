@@ -354,8 +354,8 @@ static rp_blast_severity git_severity(rp_arena *a, const rp_sh_command *c)
 {
     /* Global options come before the subcommand (shell/git.h reads them as git does); -c values
      * may force pushes or define one-off aliases. */
-    rp_git_globals g;
-    rp_git_read_globals(c, &g);
+    rp_sh_git_globals g;
+    rp_sh_git_read_globals(c, &g);
     if (g.overflow)
         return RP_BLAST_RISKY; /* more -c values than are read: not ours to clear */
     bool forced_by_config = false;
@@ -375,7 +375,7 @@ static rp_blast_severity git_severity(rp_arena *a, const rp_sh_command *c)
 
     const char *alias_args[16];
     size_t n_alias = 0;
-    int alias = rp_git_alias_index(&g, sub); /* alias names are case-insensitive, as in git */
+    int alias = rp_sh_git_alias_index(&g, sub); /* alias names are case-insensitive, as in git */
     if (alias >= 0) {
         const char *value = g.alias_values[alias];
         /* A shell alias, or one whose text is in the environment: not ours to read. */
@@ -468,7 +468,7 @@ static rp_blast_severity device_word(rp_arena *a, const char *t, bool is_static)
         return strstr(t, "/dev/") != NULL ? RP_BLAST_RISKY : RP_BLAST_NONE;
     if (t[0] != '/')
         return RP_BLAST_NONE;
-    return rp_dev_is_device(rp_path_normalize(a, t)) ? RP_BLAST_CATASTROPHIC : RP_BLAST_NONE;
+    return rp_sh_dev_is_device(rp_path_normalize(a, t)) ? RP_BLAST_CATASTROPHIC : RP_BLAST_NONE;
 }
 
 static rp_blast_severity dd_severity(rp_arena *a, const rp_sh_command *c)

@@ -186,8 +186,8 @@ static size_t git_subcommand(rp_arena *a, const char *const *w, size_t n)
         words[k].len = words[k].raw_len = strlen(w[k]);
     }
     rp_sh_command c = {.words = words, .n_words = n, .program = "git"};
-    rp_git_globals g;
-    rp_git_read_globals(&c, &g);
+    rp_sh_git_globals g;
+    rp_sh_git_read_globals(&c, &g);
     return g.subcommand;
 }
 

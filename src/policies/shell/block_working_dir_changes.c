@@ -280,12 +280,12 @@ static bool mentions(const char *text, const char *needle)
 static const char *check_git(const working_dir_policy *p, rp_arena *a, const place *where,
                              const rp_sh_command *c, const char *src)
 {
-    rp_git_globals g;
-    rp_git_read_globals(c, &g);
+    rp_sh_git_globals g;
+    rp_sh_git_read_globals(c, &g);
 
     if (g.subcommand < c->n_words) {
         const rp_sh_word *sub = &c->words[g.subcommand];
-        int alias = rp_git_alias_index(&g, sub->text);
+        int alias = rp_sh_git_alias_index(&g, sub->text);
         if (alias >= 0 || !rp_sh_word_static(sub)) {
             /* What runs is not in the text: gate it when it could be what we guard. */
             const char *value = alias >= 0 ? g.alias_values[alias] : NULL;
@@ -397,12 +397,12 @@ static int working_dir_evaluate(const void *instance, const rp_event *ev, const 
      * short in (see shell_partial.h). */
     const char *reason = NULL;
     for (size_t i = 0; reason == NULL && i < parse.n_commands; i++)
-        if (!rp_sh_cut_short(&parse, &parse.commands[i], command))
+        if (!rp_shell_cut_short(&parse, &parse.commands[i], command))
             reason = check_command(p, a, &where, &parse.commands[i], command);
     if (reason == NULL && parse.unreadable && unreadable_text_gated(p, command))
         reason = unparsed_reason(a, command, strlen(command));
     for (size_t i = 0; reason == NULL && i < parse.n_commands; i++)
-        if (rp_sh_cut_short(&parse, &parse.commands[i], command))
+        if (rp_shell_cut_short(&parse, &parse.commands[i], command))
             reason = check_command(p, a, &where, &parse.commands[i], command);
     if (reason != NULL) {
         out->verdict = p->action;

@@ -130,7 +130,7 @@ static bool under_any_root(const worktree_view *v, const char *abs_path, bool ca
     return false;
 }
 
-/* Whether writing `path` (relative to `base`, see rp_write_target) leaves the worktree. */
+/* Whether writing `path` (relative to `base`, see rp_sh_write_target) leaves the worktree. */
 static bool outside(const worktree_view *v, const char *path, bool dynamic, const char *base)
 {
     rp_arena *a = v->ctx->arena;
@@ -154,7 +154,7 @@ static bool outside(const worktree_view *v, const char *path, bool dynamic, cons
     }
 
     const char *norm = rp_path_normalize(a, p);
-    if (norm[0] == '/' && rp_dev_is_sink(norm))
+    if (norm[0] == '/' && rp_sh_dev_is_sink(norm))
         return false; /* `> /dev/null` is not a write */
     if (v->cwd == NULL) {
         if (norm[0] == '/')
@@ -180,7 +180,7 @@ static void deny(const worktree_view *v, const char *path, rp_result *out)
     out->reason = rp_buf_to_arena(&b, v->ctx->arena);
 }
 
-static bool check_targets(const worktree_view *v, const rp_write_targets *t, rp_result *out)
+static bool check_targets(const worktree_view *v, const rp_sh_write_targets *t, rp_result *out)
 {
     for (size_t i = 0; i < t->n; i++)
         if (outside(v, t->items[i].path, t->items[i].dynamic, t->items[i].base)) {
@@ -191,17 +191,17 @@ static bool check_targets(const worktree_view *v, const rp_write_targets *t, rp_
 }
 
 /* The files of one patch text: apply_patch headers and unified-diff lines (shell/patch.h). */
-static void patch_text_targets(rp_arena *a, const char *patch, rp_write_targets *t)
+static void patch_text_targets(rp_arena *a, const char *patch, rp_sh_write_targets *t)
 {
     rp_sh_patch_target *p;
     size_t n = rp_sh_patch_targets(a, patch, RP_SH_PATCH_HEADERS | RP_SH_PATCH_DIFF, &p);
     for (size_t i = 0; i < n; i++)
-        rp_write_targets_add(a, t, p[i].path, false, NULL);
+        rp_sh_write_targets_add(a, t, p[i].path, false, NULL);
 }
 
 /* apply_patch carries the patch body in `command` (Codex), `input` or `patch`; a list form
  * carries it as one of its strings. */
-static void patch_targets(rp_arena *a, const rp_json *args, rp_write_targets *t)
+static void patch_targets(rp_arena *a, const rp_json *args, rp_sh_write_targets *t)
 {
     static const char *const keys[] = {"command", "input", "patch"};
     for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++) {
@@ -218,7 +218,7 @@ static void patch_targets(rp_arena *a, const rp_json *args, rp_write_targets *t)
 static void file_tool(const worktree_view *v, const rp_event *ev, rp_result *out)
 {
     rp_arena *a = v->ctx->arena;
-    rp_write_targets t = {0};
+    rp_sh_write_targets t = {0};
     if (strcmp(ev->tool_name, "apply_patch") == 0) {
         patch_targets(a, ev->arguments, &t);
         check_targets(v, &t, out);
@@ -230,12 +230,12 @@ static void file_tool(const worktree_view *v, const rp_event *ev, rp_result *out
     if (!rp_json_truthy(path))
         path = rp_json_get(ev->arguments, "file_path");
     if (rp_json_is_string(path))
-        rp_write_targets_add(a, &t, path->v.s, false, NULL);
+        rp_sh_write_targets_add(a, &t, path->v.s, false, NULL);
     static const char *const other_keys[] = {"filePath", "notebook_path", "absolute_path"};
     for (size_t k = 0; k < sizeof other_keys / sizeof other_keys[0]; k++) {
         const char *s = rp_json_str(rp_json_get(ev->arguments, other_keys[k]));
         if (s != NULL)
-            rp_write_targets_add(a, &t, s, false, NULL);
+            rp_sh_write_targets_add(a, &t, s, false, NULL);
     }
     check_targets(v, &t, out);
 }
@@ -244,16 +244,16 @@ static void shell_tool(const worktree_view *v, const rp_event *ev, const char *c
                        rp_result *out)
 {
     rp_arena *a = v->ctx->arena;
-    rp_write_targets t = {0};
+    rp_sh_write_targets t = {0};
     bool unreadable = !rp_shell_tool_is_bash(ev->tool_name);
     if (!unreadable) {
         struct rp_sh_parse parse;
         unreadable = rp_shell_parse_once(v->ctx, command, &parse) != 0 || parse.unreadable;
-        rp_shell_write_targets(a, &parse, &t);
+        rp_sh_write_targets_of(a, &parse, &t);
     }
     /* An unreadable command is never a silent ALLOW of what it redirects into. */
     if (unreadable)
-        rp_shell_write_targets_fallback(a, command, &t);
+        rp_sh_write_targets_fallback(a, command, &t);
     check_targets(v, &t, out);
 }
 
