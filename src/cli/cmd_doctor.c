@@ -22,6 +22,7 @@
 #include "core/json.h"
 #include "install/host_offswitch.h"
 #include "install/install_targets.h"
+#include "shell/shell.h"
 
 static const char doctor_usage[] =
     "usage: rampart doctor [--project]\n"
@@ -209,7 +210,7 @@ static bool check_command(const char *command, rp_buf *note, rp_buf *why)
 {
     rp_arena arena = {0};
     size_t n;
-    const char *const *words = rp_install_splice_command_words(&arena, command, &n);
+    const char *const *words = rp_sh_simple_words(&arena, command, strlen(command), &n);
     bool ok;
     if (words == NULL && command[strspn(command, " \t\n")] != '\0') {
         rp_buf_puts(why, "the hook command cannot be read as sh reads it (an unclosed quote?)");

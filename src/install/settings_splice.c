@@ -604,23 +604,6 @@ static void remove_elements(scanner *sc, int cont, const bool *gone, edits *e)
 
 /* ---- handlers ---- */
 
-const char *const *rp_install_splice_command_words(rp_arena *a, const char *command, size_t *n)
-{
-    *n = 0;
-    struct rp_sh_parse parse;
-    if (command == NULL || rp_sh_parse(a, command, strlen(command), &parse) != 0 ||
-        parse.unreadable || parse.n_commands == 0 || parse.commands[0].n_words == 0) {
-        return NULL;
-    }
-    const rp_sh_command *c = &parse.commands[0];
-    const char **words = rp_arena_alloc(a, c->n_words * sizeof *words);
-    for (size_t i = 0; i < c->n_words; i++) {
-        words[i] = c->words[i].text;
-    }
-    *n = c->n_words;
-    return words;
-}
-
 bool rp_install_splice_is_our_command(const char *command, const char *host)
 {
     if (!command || !host) {
@@ -628,7 +611,7 @@ bool rp_install_splice_is_our_command(const char *command, const char *host)
     }
     rp_arena a = {0};
     size_t n;
-    const char *const *w = rp_install_splice_command_words(&a, command, &n);
+    const char *const *w = rp_sh_simple_words(&a, command, strlen(command), &n);
     bool ours = false;
     if (n >= 3) {
         const char *slash = strrchr(w[0], '/');

@@ -79,13 +79,8 @@ rp_install_splice_status rp_install_splice_uninstall_exact(const char *text, siz
                                                            rp_buf *out,
                                                            rp_install_splice_error *err);
 
-/* The words of a hook command line as sh reads it (rp_sh_parse, the one shell parser): the
- * argv of its first simple command after quote removal, dynamic words ($VAR, ~) as written.
- * NULL with *n = 0 when the line cannot be read in full or holds no command. Arena memory. */
-const char *const *rp_install_splice_command_words(rp_arena *a, const char *command, size_t *n);
-
 /* Whether a command string runs `rampart hook HOST` (via any path to a binary named rampart,
- * quoted or not): the first three words of rp_install_splice_command_words. */
+ * quoted or not): the first three words of the command as sh reads it (rp_sh_simple_words). */
 bool rp_install_splice_is_our_command(const char *command, const char *host);
 
 /* The commands of our handlers in text, for `rampart doctor`: calls fn once per handler of

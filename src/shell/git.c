@@ -59,8 +59,19 @@ void rp_sh_git_read_globals(const rp_sh_command *c, rp_sh_git_globals *g)
     while (i < c->n_words) {
         const rp_sh_word *w = &c->words[i];
         const char *t = w->text;
-        if (!rp_sh_word_static(w) || t[0] != '-' || w->len == 1)
+        if (t[0] != '-' || w->len == 1)
             break;
+        if (!rp_sh_word_static(w)) {
+            /* `--git-dir="$D"`, `--work-tree=$W`: an option whatever the expansion gives, since
+             * its dash is written (a dynamic part is kept as written, starting with '$', '`'
+             * or '~'). When the option's name itself is dynamic (`-$X`, `--$X`) it may be -C or
+             * -c and take the next word: which word is the subcommand is not known. */
+            size_t name_len = strcspn(t, "$`=");
+            if (name_len <= 2 && t[name_len] != '=')
+                g->overflow = true;
+            i++;
+            continue;
+        }
         if (is_value_option(t)) {
             if (i + 1 < c->n_words) {
                 const rp_sh_word *value = &c->words[i + 1];

@@ -12,8 +12,9 @@
 
 #include "shell/shell.h"
 
-#define RP_SH_GIT_MAX_RECORDED 16 /* -C values and aliases kept; more are folded into `overflow`   \
-                                   */
+#define RP_SH_GIT_MAX_RECORDED                                                                     \
+    16 /* -C values and aliases kept; more are folded into `overflow`                              \
+        */
 
 typedef struct rp_sh_git_globals {
     size_t subcommand; /* index of the subcommand word in c->words; n_words when there is none */
@@ -30,7 +31,9 @@ typedef struct rp_sh_git_globals {
     bool config_from_env[RP_SH_GIT_MAX_RECORDED];
     size_t n_configs;
     bool rewrites_urls; /* a url.<base>.insteadOf / pushInsteadOf was set with -c */
-    bool overflow; /* more -C values, aliases or configs than recorded: callers treat as unknown */
+    /* More -C values, aliases or configs than recorded, or an option whose name is dynamic
+     * (`-$X`): callers treat what git will do as unknown. */
+    bool overflow;
 } rp_sh_git_globals;
 
 /* Reads the global options of c (whose program is git). */

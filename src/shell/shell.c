@@ -306,3 +306,18 @@ bool rp_sh_word_is(const rp_sh_command *c, size_t i, const char *lit)
     size_t n = strlen(lit);
     return w->len == n && memcmp(w->text, lit, n) == 0;
 }
+
+const char *const *rp_sh_simple_words(rp_arena *a, const char *text, size_t len, size_t *n)
+{
+    *n = 0;
+    struct rp_sh_parse parse;
+    if (text == NULL || rp_sh_parse(a, text, len, &parse) != 0 || parse.unreadable ||
+        parse.n_commands == 0 || parse.commands[0].n_words == 0)
+        return NULL;
+    const rp_sh_command *c = &parse.commands[0];
+    const char **words = rp_arena_alloc(a, c->n_words * sizeof *words);
+    for (size_t i = 0; i < c->n_words; i++)
+        words[i] = c->words[i].text;
+    *n = c->n_words;
+    return words;
+}

@@ -168,6 +168,12 @@ struct rp_sh_parse {
 /* Parses src[0..len). Returns 0, or -1 when unreadable (out is filled either way). */
 int rp_sh_parse(rp_arena *a, const char *src, size_t len, struct rp_sh_parse *out);
 
+/* The words (their text) of the first simple command of text: what install reads out of a
+ * hook command line and blast_radius out of a git alias value (git's split_cmdline honours
+ * quotes and backslashes as the shell does). NULL (and *n = 0) when text is unreadable or has
+ * no command. */
+const char *const *rp_sh_simple_words(rp_arena *a, const char *text, size_t len, size_t *n);
+
 /* Convenience: whether word i of c exists, is static and equals lit. */
 bool rp_sh_word_is(const rp_sh_command *c, size_t i, const char *lit);
 

@@ -1,16 +1,18 @@
 /* test_install_command_words.c — a hook command line in a host's settings file is read as sh
  * reads it, by the one shell parser (rp_sh_parse): which entry is rampart's own
  * (rp_install_splice_is_our_command, for install/uninstall/doctor) and the binary and -c config
- * doctor checks (rp_install_splice_command_words). install had its own word splitters before, which
+ * doctor checks (rp_sh_simple_words). install had its own word splitters before, which
  * knew quotes but not operators, redirections, comments or $'…'. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <string.h>
 #include <stdint.h>
 
 #include <cmocka.h>
 
 #include "install/settings_splice.h"
+#include "shell/shell.h"
 
 /* Operators and redirections end a word, as in sh (the old splitters read
  * "claude-code;true" as the host). */
@@ -39,7 +41,7 @@ static void test_our_command_as_sh_reads_it(void **s)
 static const char *words_of(rp_arena *a, const char *command)
 {
     size_t n;
-    const char *const *w = rp_install_splice_command_words(a, command, &n);
+    const char *const *w = rp_sh_simple_words(a, command, strlen(command), &n);
     if (w == NULL)
         return "NULL";
     rp_buf b = {0};

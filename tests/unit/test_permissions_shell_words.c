@@ -56,6 +56,11 @@ static void test_git_global_options_as_git_reads_them(void **s)
     assert_string_equal(verdict_of(git_push_denied, "git -c 'core.pager=less -R' status"), "ASK");
     assert_string_equal(verdict_of(git_push_denied, "git -c \"alias.st=status\" st"), "ASK");
     assert_string_equal(verdict_of(git_push_denied, "git -c color.ui=never status"), "ALLOW");
+    /* an option whose value is an expansion is still an option: git sees its written dash
+     * (was ALLOW after the readers were merged: the reader stopped at the dynamic word) */
+    assert_string_equal(verdict_of(git_push_denied, "git --git-dir=\"$D\" push origin"), "DENY");
+    assert_string_equal(verdict_of(git_push_denied, "git --work-tree=$W push origin"), "DENY");
+    assert_string_equal(verdict_of(git_push_denied, "git --git-dir=.git push origin"), "DENY");
 }
 
 static const char pem_denied[] = "{\"permission\":{\"*\":\"allow\",\"bash\":{\"*\":\"allow\"},"

@@ -294,6 +294,16 @@ static void test_bypass_git_global_options(void **unused)
     EXPECT("git --git-dir=.git --work-tree=. push --force", RP_DENY);
     EXPECT("git --no-pager push -f", RP_DENY);
     EXPECT("git -C dir push origin main", RP_ASK);
+    /* more global options than shell/git.c records: still read, still catastrophic */
+    EXPECT("git -C . -C . -C . -C . -C . -C . -C . -C . -C . -C . -C . -C . -C . -C . -C . -C . "
+           "-C . push --force origin main",
+           RP_DENY);
+    EXPECT("git -c a=b -c a=b -c a=b -c a=b -c a=b -c a=b -c a=b -c a=b -c a=b -c a=b -c a=b "
+           "-c a=b -c a=b -c a=b -c a=b -c a=b -c a=b push --force origin main",
+           RP_DENY);
+    /* an option whose value is an expansion is an option; one whose name is may be -C */
+    EXPECT("git --git-dir=\"$D\" push --force origin main", RP_DENY);
+    EXPECT("git -$X dir push --force origin main", RP_ASK);
 }
 
 static void test_bypass_force_abbreviations(void **unused)
@@ -315,6 +325,9 @@ static void test_bypass_git_one_off_alias(void **unused)
 {
     (void)unused;
     EXPECT("git -c alias.p='push --force' p", RP_DENY);
+    /* git splits an alias value honouring quotes (split_cmdline), as the shell does */
+    EXPECT("git -c 'alias.p=push \"--force\"' p origin main", RP_DENY);
+    EXPECT("git -c \"alias.p=push '--force'\" p origin main", RP_DENY);
     EXPECT("git -c alias.p=push p origin main", RP_ASK);
     EXPECT("git -c alias.x='!rm -rf /' x", RP_ASK);
     EXPECT("git -c remote.origin.mirror=true push origin", RP_DENY);

@@ -332,32 +332,10 @@ static rp_blast_severity git_push_severity(rp_arena *a, const rp_sh_command *c, 
     return rp_blast_push_args(args, n);
 }
 
-/* Splits an alias value on spaces into the arena (aliases are short; quoting is ignored, which
- * can only add words). */
-static size_t split_alias(rp_arena *a, const char *value, const char **out, size_t cap)
+static rp_blast_severity git_subcommand_severity(rp_arena *a, const rp_sh_command *c,
+                                                 const rp_sh_git_globals *gp)
 {
-    size_t n = 0;
-    const char *p = value;
-    while (*p && n < cap) {
-        while (*p == ' ' || *p == '\t')
-            p++;
-        size_t len = strcspn(p, " \t");
-        if (len == 0)
-            break;
-        out[n++] = rp_arena_strndup(a, p, len);
-        p += len;
-    }
-    return n;
-}
-
-static rp_blast_severity git_severity(rp_arena *a, const rp_sh_command *c)
-{
-    /* Global options come before the subcommand (shell/git.h reads them as git does); -c values
-     * may force pushes or define one-off aliases. */
-    rp_sh_git_globals g;
-    rp_sh_git_read_globals(c, &g);
-    if (g.overflow)
-        return RP_BLAST_RISKY; /* more -c values than are read: not ours to clear */
+    const rp_sh_git_globals g = *gp;
     bool forced_by_config = false;
     for (size_t k = 0; k < g.n_configs; k++)
         forced_by_config |= !g.config_from_env[k] && config_forces_push(g.configs[k]);
@@ -381,7 +359,13 @@ static rp_blast_severity git_severity(rp_arena *a, const rp_sh_command *c)
         /* A shell alias, or one whose text is in the environment: not ours to read. */
         if (value == NULL || value[0] == '!')
             return RP_BLAST_RISKY;
-        n_alias = split_alias(a, value, alias_args, 16);
+        /* git splits an alias value as split_cmdline does: quotes and backslashes as in sh. */
+        size_t n_words;
+        const char *const *words = rp_sh_simple_words(a, value, strlen(value), &n_words);
+        if (words == NULL)
+            return RP_BLAST_RISKY; /* an alias text we cannot read: not ours to clear */
+        for (size_t k = 0; k < n_words && n_alias < 16; k++)
+            alias_args[n_alias++] = words[k];
         if (n_alias == 0)
             return RP_BLAST_NONE;
         sub = alias_args[0];
@@ -402,6 +386,20 @@ static rp_blast_severity git_severity(rp_arena *a, const rp_sh_command *c)
     if (streq(sub, "stash"))
         return git_stash_severity(c, first);
     return RP_BLAST_NONE;
+}
+
+static rp_blast_severity git_severity(rp_arena *a, const rp_sh_command *c)
+{
+    /* Global options come before the subcommand (shell/git.h reads them as git does); -c values
+     * may force pushes or define one-off aliases. */
+    rp_sh_git_globals g;
+    rp_sh_git_read_globals(c, &g);
+    rp_blast_severity s = git_subcommand_severity(a, c, &g);
+    /* More options than are read, or one whose name is dynamic: at least risky, and still
+     * catastrophic when what is read says so. */
+    if (g.overflow && s < RP_BLAST_RISKY)
+        s = RP_BLAST_RISKY;
+    return s;
 }
 
 /* ---- gh, infrastructure tools ---- */
