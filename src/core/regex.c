@@ -456,7 +456,7 @@ static int translate(const char *pattern, size_t len, bool count_groups, rp_buf 
                 t.prev = PREV_ATOM;
                 break;
             }
-            if (lo > CEL_REGEX_MAX_REPEAT || hi > CEL_REGEX_MAX_REPEAT || (hi >= 0 && hi < lo))
+            if (lo > RP_REGEX_MAX_REPEAT || hi > RP_REGEX_MAX_REPEAT || (hi >= 0 && hi < lo))
                 return fail(&t, "invalid repeat count: %.*s", (int)n, t.p + t.i);
             rc = quantifier(&t, n);
             break;
@@ -491,7 +491,7 @@ static int step_callout(pcre2_callout_block *block, void *data)
 {
     (void)block;
     (void)data;
-    return ++search_steps > CEL_REGEX_STEP_LIMIT ? PCRE2_ERROR_CALLOUT : 0;
+    return ++search_steps > RP_REGEX_STEP_LIMIT ? PCRE2_ERROR_CALLOUT : 0;
 }
 
 /* rp_regex_use_jit: off only in tests of the interpreter fallback. */
@@ -521,6 +521,9 @@ static _Thread_local jit_scratch *thread_scratch;
 static void scratch_free(void *p)
 {
     jit_scratch *s = p;
+    /* Runs in the exiting thread: a later destructor that searches must make a fresh one. */
+    if (thread_scratch == s)
+        thread_scratch = NULL;
     pcre2_match_data_free(s->md);
     pcre2_jit_stack_free(s->stack);
     free(s);
@@ -541,7 +544,7 @@ static jit_scratch *scratch(void)
     if (!s)
         abort();
     s->md = pcre2_match_data_create(1, NULL);
-    s->stack = pcre2_jit_stack_create(CEL_REGEX_JIT_STACK_START, CEL_REGEX_JIT_STACK_MAX, NULL);
+    s->stack = pcre2_jit_stack_create(RP_REGEX_JIT_STACK_START, RP_REGEX_JIT_STACK_MAX, NULL);
     if (!s->md || !s->stack || pthread_setspecific(scratch_key, s) != 0)
         abort(); /* allocation failure: as the arena does */
     thread_scratch = s;
@@ -579,7 +582,7 @@ static pcre2_code *compile_pcre2(const char *pattern, size_t len, bool for_jit, 
      * steps against the match limit, but not the entries of a repeated group: `(\s)+$` over
      * 1 MB of spaces broken by an x every 20 KB ran 22 s. Its translation opens every group
      * with a callout (group_opened), a few nanoseconds per entry. Both count into
-     * step_callout, and a search past CEL_REGEX_STEP_LIMIT is an error. */
+     * step_callout, and a search past RP_REGEX_STEP_LIMIT is an error. */
     if (!for_jit)
         options |= PCRE2_AUTO_CALLOUT;
     int code_err = 0;
@@ -622,9 +625,9 @@ static rp_regex *compile(const char *pattern, size_t len, bool want_jit, char *e
     pcre2_match_context *mctx = pcre2_match_context_create(NULL);
     if (!re || !mctx)
         abort();
-    pcre2_set_match_limit(mctx, CEL_REGEX_MATCH_LIMIT);
-    pcre2_set_depth_limit(mctx, CEL_REGEX_DEPTH_LIMIT);
-    pcre2_set_heap_limit(mctx, CEL_REGEX_HEAP_LIMIT_KIB);
+    pcre2_set_match_limit(mctx, RP_REGEX_MATCH_LIMIT);
+    pcre2_set_depth_limit(mctx, RP_REGEX_DEPTH_LIMIT);
+    pcre2_set_heap_limit(mctx, RP_REGEX_HEAP_LIMIT_KIB);
     pcre2_set_callout(mctx, step_callout, NULL);
     if (jit)
         pcre2_jit_stack_assign(mctx, thread_jit_stack, NULL);
