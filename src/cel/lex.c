@@ -440,7 +440,7 @@ int cel_lex_decode_string(rp_arena *a, const char *text, size_t len, char **out,
             buf[o++] = (char)cp;
             continue;
         }
-        if (cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) {
+        if (!rp_utf8_is_scalar(cp)) {
             *err_msg = "invalid unicode code point in escape sequence";
             *err_offset = (size_t)(esc - text);
             return -1;

@@ -48,6 +48,12 @@ typedef enum rp_utf8_invalid {
 size_t rp_utf8_decode(const char *s, size_t n, uint32_t *cp, rp_utf8_invalid mode);
 /* Writes cp (<= 0x7FFFFFFF) to out; returns the bytes written (1..6). */
 size_t rp_utf8_encode(uint32_t cp, char out[RP_UTF8_MAX]);
+/* Whether cp is a Unicode scalar value: at most U+10FFFF and not a surrogate (what an escape
+ * such as CEL's \U or TOML's \u may name). */
+static inline bool rp_utf8_is_scalar(uint32_t cp)
+{
+    return cp <= 0x10FFFF && (cp < 0xD800 || cp > 0xDFFF);
+}
 
 /* The length of the longest valid prefix of s[0..n). */
 size_t rp_utf8_valid_prefix(const char *s, size_t n);

@@ -65,7 +65,7 @@ static const char *read_escape(const char *p, rp_buf *b)
     uint32_t v;
     if (!rp_hex_read(p + 1, (size_t)digits, digits, &v)) /* stops at the NUL: not a digit */
         return NULL;
-    if (v == 0 || v > 0x10ffff || (v >= 0xd800 && v <= 0xdfff))
+    if (v == 0 || !rp_utf8_is_scalar(v))
         return NULL;
     char u[RP_UTF8_MAX];
     rp_buf_append(b, u, rp_utf8_encode(v, u));

@@ -810,7 +810,7 @@ static bool shell_gates(gate_env *g, const char *command, const char *workdir)
         return enforce(g, RP_PERM_ASK, "bash command cannot be analysed");
     /* Codex applies `apply_patch <<EOF … EOF` run through its shell itself: the files named by
      * the patch headers are edits. */
-    if (strstr(command, "*** Begin Patch")) {
+    if (rp_sh_patch_mentioned(command)) {
         const char **paths = NULL;
         size_t n = patch_paths(g->a, command, &paths);
         if (n && file_tool_gates(g, "edit", paths, n, false))

@@ -132,3 +132,8 @@ size_t rp_sh_patch_targets(rp_arena *a, const char *text, unsigned what, rp_sh_p
     *out = o.items;
     return o.n;
 }
+
+bool rp_sh_patch_mentioned(const char *text)
+{
+    return text != NULL && strstr(text, "*** Begin Patch") != NULL;
+}

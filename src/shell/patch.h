@@ -31,6 +31,7 @@
 #ifndef RAMPART_SHELL_PATCH_H
 #define RAMPART_SHELL_PATCH_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "core/arena.h"
@@ -56,5 +57,11 @@ typedef struct rp_sh_patch_target {
 /* The targets of `text` in line order (duplicates kept), allocated from `a`; *out is NULL
  * when there are none. Returns their number. */
 size_t rp_sh_patch_targets(rp_arena *a, const char *text, unsigned what, rp_sh_patch_target **out);
+
+/* Whether text carries a Codex patch anywhere ("*** Begin Patch" on any line, at any column:
+ * as a heredoc body, or inside a quoted argument of apply_patch), so that a command which
+ * may apply one has its headers read as edits. Wider than Codex, which needs the marker to
+ * open the patch text. */
+bool rp_sh_patch_mentioned(const char *text);
 
 #endif
