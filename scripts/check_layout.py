@@ -65,7 +65,7 @@ SIZE_ALLOW = {
 
 # (regex, home files relative to src/, what it marks)
 BANNED = [
-    (r'"\*\*\* (Add|Update|Delete) File', {"shell/patch.c"},
+    (r'"\*\*\* (Add|Update|Delete) File|"\*\*\* (Begin|End) Patch', {"shell/patch.c"},
      "an apply_patch header reader outside shell/patch.c"),
     (r'"(\+\+\+|---) ', {"shell/patch.c"}, "a unified-diff header reader outside shell/patch.c"),
     # A hex digit read by hand ('a' + 10, isxdigit) or a helper named for it: rp_hex_digit.
@@ -99,7 +99,7 @@ PREFIX_SHARED = {
 }
 OLD_PREFIXES = re.compile(r"^(sh|pb|ck|SH|PB|CK)_")
 
-INCLUDE_RX = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
+INCLUDE_RX = re.compile(r'^\s*#\s*include\s+([<"])([^">]+)[">]', re.M)
 
 
 def module_of(rel):
@@ -251,15 +251,23 @@ def check(root):
             continue
         # 1. include edges
         for m in INCLUDE_RX.finditer(text):
-            inc = m.group(1)
-            if "/" not in inc:
-                if inc != "rampart.h" and not os.path.exists(os.path.join(src, os.path.dirname(rel), inc)):
-                    continue
-                continue
-            target = module_of(inc)
-            if not os.path.exists(os.path.join(src, inc)):
-                continue  # generated or system-relative header
+            quote, inc = m.group(1), m.group(2)
             lineno = text.count("\n", 0, m.start()) + 1
+            if ".." in inc.split("/") or inc.startswith("/"):
+                # "../engine/policy.h", "core/../engine/policy.h": write module/file.h, so that
+                # the module an include reaches is its first folder
+                problems.append(f"src/{rel}:{lineno}: include \"{inc}\" names a path with "
+                                "'..' or from '/'; write \"module/file.h\"")
+                here = os.path.normpath(os.path.join(os.path.dirname(rel), inc))
+                inc = here if os.path.exists(os.path.join(src, here)) else os.path.normpath(inc)
+            if "/" not in inc:
+                continue
+            if not os.path.exists(os.path.join(src, inc)):
+                continue  # a system or generated header
+            if quote == "<":
+                problems.append(f"src/{rel}:{lineno}: <{inc}> is one of rampart's headers; "
+                                "include it with quotes")
+            target = module_of(inc)
             family_problem = policy_family_problem(rel, inc)
             if family_problem:
                 problems.append(f"src/{rel}:{lineno}: {family_problem}")
@@ -328,6 +336,16 @@ def self_test(root):
         if not any("core/arena.c" in p and "engine/policy.h" in p for p in found):
             print("self-test: a backward include core -> engine was not reported", file=sys.stderr)
             return 1
+        for trick in ('<engine/policy.h>', '"../engine/policy.h"', '"core/../engine/policy.h"'):
+            probe = os.path.join(tmp, "src", "core", "clock.c")
+            original = open(probe, encoding="utf-8").read()
+            with open(probe, "a", encoding="utf-8") as f:
+                f.write(f"\n#include {trick}\n")
+            found = check(tmp)
+            open(probe, "w", encoding="utf-8").write(original)
+            if not any("core/clock.c" in p and "engine" in p for p in found):
+                print(f"self-test: #include {trick} in core/ was not reported", file=sys.stderr)
+                return 1
         long_fn = os.path.join(tmp, "src", "core", "buf.c")
         with open(long_fn, "a", encoding="utf-8") as f:
             f.write("\nint rp_layout_probe(void);\nint rp_layout_probe(void)\n{\n" +
