@@ -15,7 +15,7 @@
  * (rp_regex_compile_once), or one the JIT cannot compile (PCRE2 built without JIT, a system
  * that forbids executable memory), is interpreted. Both search under PCRE2's match limit and a
  * step limit counted by callouts; the interpreter also under PCRE2's depth and heap limits, the
- * JIT under its stack (CEL_REGEX_JIT_STACK_MAX per thread), which PCRE2 uses instead of them.
+ * JIT under its stack (RP_REGEX_JIT_STACK_MAX per thread), which PCRE2 uses instead of them.
  * The callouts differ: the interpreter calls out before every pattern item (its match limit
  * does not count the scans inside single-character repeats), the JIT only where a group is
  * entered (it skips most of that scanning, counts its own backtracking against the match limit,
@@ -38,20 +38,20 @@
 
 typedef struct rp_regex rp_regex;
 
-#define CEL_REGEX_MATCH_LIMIT 1000000 /* pcre2_set_match_limit: backtracking steps per match */
+#define RP_REGEX_MATCH_LIMIT 1000000 /* pcre2_set_match_limit: backtracking steps per match */
 /* Backtracking frames live on the heap (bounded by the heap limit), so the depth limit can be
  * high: `^(\S+\s+)*rm` over a command of 8,000 words needs about 16,000 nested points. */
-#define CEL_REGEX_DEPTH_LIMIT 250000
+#define RP_REGEX_DEPTH_LIMIT 250000
 /* pcre2_set_heap_limit: KiB of the interpreter's backtracking frames. */
-#define CEL_REGEX_HEAP_LIMIT_KIB (64 * 1024)
+#define RP_REGEX_HEAP_LIMIT_KIB (64 * 1024)
 /* Callouts per search (pattern items tried by the interpreter, group entries by the JIT):
  * bounds the time of a search (about 10 ms here) where PCRE2's own limits do not. */
-#define CEL_REGEX_STEP_LIMIT 2000000
+#define RP_REGEX_STEP_LIMIT 2000000
 /* The JIT stack of a thread: it grows from START to at most MAX. 1 MiB holds the backtracking
  * points of `^(\S+\s+)*rm` over 16,000 words; a search that needs more is an error. */
-#define CEL_REGEX_JIT_STACK_START (32 * 1024)
-#define CEL_REGEX_JIT_STACK_MAX   (1024 * 1024)
-#define CEL_REGEX_MAX_REPEAT      1000 /* RE2's limit on {n,m} counts */
+#define RP_REGEX_JIT_STACK_START (32 * 1024)
+#define RP_REGEX_JIT_STACK_MAX   (1024 * 1024)
+#define RP_REGEX_MAX_REPEAT      1000 /* RE2's limit on {n,m} counts */
 
 /* Checks pattern[0..len) against RE2's syntax and writes the PCRE2 spelling of it to out
  * (NUL-terminated; out may be NULL to only check). 0, or -1 with a message in err such as

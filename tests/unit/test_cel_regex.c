@@ -273,7 +273,7 @@ static void test_step_limit(void **state)
 }
 
 /* The JIT's depth bound is its stack (PCRE2's depth and heap limits are the interpreter's): a
- * search that needs more than CEL_REGEX_JIT_STACK_MAX fails, as the interpreter's fails at the
+ * search that needs more than RP_REGEX_JIT_STACK_MAX fails, as the interpreter's fails at the
  * step limit. */
 static void test_jit_stack_limit(void **state)
 {
