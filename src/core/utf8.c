@@ -39,7 +39,7 @@ static size_t decode_valid(const unsigned char *s, size_t n, uint32_t *cp)
     return len;
 }
 
-size_t rp_utf8_decode(const char *s, size_t n, uint32_t *cp, rp_utf8_invalid mode)
+size_t rp_utf8_decode_multibyte(const char *s, size_t n, uint32_t *cp, rp_utf8_invalid mode)
 {
     const unsigned char *u = (const unsigned char *)s;
     size_t len = decode_valid(u, n, cp);

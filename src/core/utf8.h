@@ -45,7 +45,18 @@ typedef enum rp_utf8_invalid {
 
 /* Decodes the character at s[0..n) (n > 0) into *cp; returns its length in bytes (1..4), or,
  * for an invalid sequence, 0 (RP_UTF8_REJECT) or 1 with *cp = s[0] (RP_UTF8_AS_BYTE). */
-size_t rp_utf8_decode(const char *s, size_t n, uint32_t *cp, rp_utf8_invalid mode);
+size_t rp_utf8_decode_multibyte(const char *s, size_t n, uint32_t *cp, rp_utf8_invalid mode);
+/* ASCII, nearly all of what policies read, is decoded inline (SQLite's READ_UTF8 habit); the
+ * rest by rp_utf8_decode_multibyte. */
+static inline size_t rp_utf8_decode(const char *s, size_t n, uint32_t *cp, rp_utf8_invalid mode)
+{
+    unsigned char c = (unsigned char)s[0];
+    if (c < 0x80) {
+        *cp = c;
+        return 1;
+    }
+    return rp_utf8_decode_multibyte(s, n, cp, mode);
+}
 /* Writes cp (<= 0x7FFFFFFF) to out; returns the bytes written (1..6). */
 size_t rp_utf8_encode(uint32_t cp, char out[RP_UTF8_MAX]);
 /* Whether cp is a Unicode scalar value: at most U+10FFFF and not a surrogate (what an escape
