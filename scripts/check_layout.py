@@ -45,7 +45,8 @@ ALLOWED = {
     "engine": {"core", "scan"},
     # store: the usage row type the ledger and the transcript reader share.
     "cost": {"engine", "store", "core"},
-    "permissions": {"engine", "shell", "path", "core"},
+    # pi's rule model, usable without the engine: policies/permissions.c adapts it.
+    "permissions": {"shell", "path", "core"},
     "policies": {"engine", "cost", "permissions", "shell", "path", "cel", "scan", "core"},
     # store: the trust file's checks; path: `cwd` aliases in permission paths.
     "config": {"policies", "permissions", "engine", "cost", "store", "path", "cel", "scan", "core"},

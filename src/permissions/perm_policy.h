@@ -6,8 +6,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "core/arena.h"
+#include "core/fs.h"
 #include "core/json.h"
-#include "engine/policy.h"
 #include "permissions/perm.h"
 #include "permissions/perm_tools.h"
 
