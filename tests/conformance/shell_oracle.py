@@ -36,8 +36,8 @@ The script is SOUND when every execution in its log is covered. Any unsound scri
 The test cannot pass vacuously: it fails when fewer than --min-scripts scripts ran, when a
 script's marker is missing from the log, when no execution was logged or too few were matched
 by a known command, and unless a self-check passes: the report of each of a sample of sound
-scripts is damaged (the matched command removed, or one known argument changed) and every
-damaged report must be caught as a disagreement.
+scripts is damaged (the matched command removed, its program renamed, or a wrong cwd given to
+it) and every damaged report must be caught as a disagreement.
 
 Exit status: 0 sound; 1 a disagreement or a failed check; 77 the sandbox cannot be made (only
 when CI is not "true": in CI that is a failure).
@@ -68,7 +68,16 @@ ln tee grep find kubectl terraform docker gh ssh scp rsync shred truncate kill p
 reboot shutdown sleep true false test printf echo sudo doas su chroot script flock watch busybox
 toybox zsh ksh fish mksh yash time taskset parallel unshare runuser pkexec systemd-run strace
 nsenter setpriv chrt firejail at batch crontab python perl ruby cargo go yarn pnpm npx
+ash lksh pdksh rbash nq nqd
 """.split()
+# Wrappers rampart's unwrap does not know: their stub runs the argv suffix from the first word
+# that is a command name (the issue's general rule), so the oracle sees what they would run.
+UNKNOWN_WRAPPERS = {
+    "taskset": "taskset -c 0", "unshare": "unshare -r", "runuser": "runuser -u root --",
+    "pkexec": "pkexec", "systemd-run": "systemd-run --scope", "strace": "strace -f",
+    "nsenter": "nsenter -t 1 -m", "setpriv": "setpriv --reuid=0", "chrt": "chrt 10",
+    "firejail": "firejail",
+}
 
 # Commands a script may not run in the sandbox: they escape PATH (command -p, env -i, a path as
 # the program) or act on the sandbox itself.
@@ -113,7 +122,7 @@ CONSTRUCTS = {
     "bash_herestring": False, "bash_heredoc": False, "sh_s_heredoc": False, "pipe_to_bash": False,
     "bash_procsub": False, "source_stdin": False, "source_procsub": False, "eval_cmdsub": False,
     "rev_program": False, "base64_eval": False, "alias": False, "brace_list": False,
-    "written_script": False, "sh_c_ansi": False, "printf_pipe_sh": False, "xargs_sh": False,
+    "written_script": False, "sh_c_ansi": False, "unknown_wrapper": False, "printf_pipe_sh": False, "xargs_sh": False,
 }
 
 # Tags a script gets from its leaves (simple, wrap) or from another construct, never chosen as
@@ -307,6 +316,8 @@ class Gen:
             if any(c in w for w in argv for c in ",{} '\"\\$*"):
                 return " ".join(word(w) for w in argv)
             return "{" + ",".join(argv) + "}"
+        if name == "unknown_wrapper":
+            return self.r.choice(sorted(UNKNOWN_WRAPPERS.values())) + " " + self.simple(tags)[1]
         if name == "written_script":
             return "printf '%s\\n' " + sq(sub()) + " > x.sh; sh x.sh"
         if name == "printf_pipe_sh":
@@ -400,8 +411,10 @@ printf '{"end":true}\n' >> "$OUT/log.jsonl"
 
 def make_root(stub, names):
     root = tempfile.mkdtemp(prefix="rampart-oracle-")
-    for d in ("bin", "real", "out", "fs", "scripts"):
+    for d in ("bin", "real", "runs", "out", "fs", "scripts"):
         os.mkdir(os.path.join(root, d))
+    for n in UNKNOWN_WRAPPERS:
+        open(os.path.join(root, "runs", n), "w").close()
     shutil.copy(stub, os.path.join(root, "bin", ".stub"))
     for n in sorted(names):
         os.link(os.path.join(root, "bin", ".stub"), os.path.join(root, "bin", n))
@@ -498,12 +511,15 @@ def damage(rep, execs, r):
         if not hits:
             continue
         bad = json.loads(json.dumps(rep))
-        if r.random() < 0.5:
+        how = r.randrange(3)
+        if how == 0:
             bad["cmds"] = [c for k, c in enumerate(bad["cmds"]) if k not in hits]
-        else:
-            for k in hits:
-                c = bad["cmds"][k]
+        for k in hits if how else ():
+            c = bad["cmds"][k]
+            if how == 1:
                 c["program"] = c["program"] + "-not"
+            else:  # a known directory that is not where bash ran it
+                c["cwd"] = e["cwd"] + "/elsewhere"
         return bad
     return None
 

@@ -10,6 +10,8 @@
  *     reach their own stubs;
  *   - for sudo and doas (not runnable here), it skips their options and executes the operand
  *     command through PATH, as they would;
+ *   - for a wrapper named in ROOT/runs/ (one rampart does not know: taskset, unshare, strace, …),
+ *     it executes the argv suffix from the first word that is a command name on the PATH;
  *   - otherwise it exits 0 having done nothing.
  * ROOT is found from /proc/self/exe (a hard link keeps the path it was run by), so a script
  * that empties its environment cannot make the stub lose its log. */
@@ -82,6 +84,22 @@ static void run_operand(char **argv)
     }
 }
 
+/* A wrapper rampart does not know (taskset, unshare, strace, …): what it runs is the argv suffix
+ * from the first word that is a command name on the oracle's PATH. */
+static void run_suffix(const char *root, char **argv)
+{
+    char path[PATH_MAX + 64];
+    for (int i = 1; argv[i] != NULL; i++) {
+        if (strchr(argv[i], '/') != NULL || argv[i][0] == '.' || argv[i][0] == 0)
+            continue;
+        snprintf(path, sizeof path, "%s/bin/%s", root, argv[i]);
+        if (access(path, X_OK) == 0) {
+            execv(path, argv + i);
+            _exit(127);
+        }
+    }
+}
+
 int main(int argc, char **argv)
 {
     (void)argc;
@@ -129,5 +147,8 @@ int main(int argc, char **argv)
     }
     if (strcmp(name, "sudo") == 0 || strcmp(name, "doas") == 0)
         run_operand(argv);
+    snprintf(path, sizeof path, "%s/runs/%s", root, name);
+    if (access(path, F_OK) == 0)
+        run_suffix(root, argv);
     return 0;
 }
