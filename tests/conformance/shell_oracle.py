@@ -122,7 +122,8 @@ CONSTRUCTS = {
     "bash_herestring": False, "bash_heredoc": False, "sh_s_heredoc": False, "pipe_to_bash": False,
     "bash_procsub": False, "source_stdin": False, "source_procsub": False, "eval_cmdsub": False,
     "rev_program": False, "base64_eval": False, "alias": False, "brace_list": False,
-    "written_script": False, "sh_c_ansi": False, "unknown_wrapper": False, "printf_pipe_sh": False, "xargs_sh": False,
+    "written_script": False, "sh_c_ansi": False, "unknown_wrapper": False,
+    "printf_pipe_sh": False, "xargs_sh": False,
 }
 
 # Tags a script gets from its leaves (simple, wrap) or from another construct, never chosen as
@@ -233,7 +234,7 @@ class Gen:
             return "bash -c " + sq(sub())
         if name == "sh_c":
             body = sub()
-            # sh is dash here: no $'…' quoting and no `time` keyword, which rampart reads as bash's
+            # sh is dash here: no $'…' quoting, no `time` keyword; rampart reads them as bash's
             if "$'" in body or "time " in body:
                 if not self.all:
                     return "bash -c " + sq(body)
@@ -636,9 +637,10 @@ def main():
     for c in checks:
         print("shell oracle: CHECK FAILED: " + c)
     print("shell oracle: seed %d, %d scripts (%d vector commands among the leaves), %d executions"
-          " (%d matched by a known command, %d covered by an unknown), %d unsound; self-check %d/%d;"
-          " %.1f s" % (a.seed, len(logs), len(vectors), n_exec, n_exact, n_unknown, len(unsound),
-                       caught, damaged, time.time() - start))
+          " (%d matched by a known command, %d covered by an unknown), %d unsound;"
+          " self-check %d/%d; %.1f s"
+          % (a.seed, len(logs), len(vectors), n_exec, n_exact, n_unknown, len(unsound), caught,
+             damaged, time.time() - start))
     return 1 if failures or checks else 0
 
 
