@@ -117,13 +117,15 @@ CONSTRUCTS = {
     "case": True, "function": True, "function_args": True, "var_program": True,
     "var_arg": True, "cd": True, "data_echo": True, "data_commit": True, "data_grep": True,
     "cmdsub": True, "procsub": True, "xargs": True, "negation": True, "assign_prefix": True,
-    "vector": True,
+    "vector": True, "ifs_word": True, "ifs_split": True, "array": True, "set_args": True,
+    "indirect": True, "glob_arg": True, "continuation": True, "background": True,
+    "time_keyword": True, "command_builtin": True, "exec_subshell": True,
     # gaps: code on stdin, in files made on the spot, produced by filters, aliases, brace lists
     "bash_herestring": False, "bash_heredoc": False, "sh_s_heredoc": False, "pipe_to_bash": False,
     "bash_procsub": False, "source_stdin": False, "source_procsub": False, "eval_cmdsub": False,
     "rev_program": False, "base64_eval": False, "alias": False, "brace_list": False,
     "written_script": False, "sh_c_ansi": False, "unknown_wrapper": False,
-    "printf_pipe_sh": False, "xargs_sh": False,
+    "printf_pipe_sh": False, "xargs_sh": False, "time_after_pipe": False,
 }
 
 # Tags a script gets from its leaves (simple, wrap) or from another construct, never chosen as
@@ -287,6 +289,38 @@ class Gen:
             return "echo %s | xargs %s" % (word(argv[-1]), " ".join(word(w) for w in argv[:-1]))
         if name == "negation":
             return "! " + sub()
+        if name == "background":
+            return sub() + " & wait"
+        if name == "time_keyword":  # a keyword only where a pipeline starts
+            return "{ time " + sub() + "; }"
+        if name == "time_after_pipe":  # not a keyword there: bash runs the program time
+            return sub() + " | time " + self.simple(tags)[1]
+        if name == "command_builtin":
+            return "command " + self.simple(tags)[1]
+        if name == "exec_subshell":
+            return "( exec " + self.simple(tags)[1] + " )"
+        if name == "continuation":
+            argv, _ = self.simple(tags)
+            return " \\\n".join(word(w) for w in argv)
+        if name == "glob_arg":
+            argv, _ = self.simple(tags)
+            return "cd sub/dir && " + " ".join(word(w) for w in argv[:-1]) + " *"
+        # dynamic command words: rampart reports an unknown program, which is sound
+        if name in ("ifs_word", "ifs_split", "array", "set_args", "indirect"):
+            argv, _ = self.simple(tags)
+            words = [word(w) for w in argv]
+            plain = all(w and all(c in SAFE for c in w) and "_" not in w for w in argv)
+            if name == "ifs_word":
+                return "${IFS}".join(words)
+            if name == "ifs_split" and plain:
+                return "IFS=_; c=%s; $c" % "_".join(argv)
+            if name == "array":
+                return 'a=(%s); "${a[@]}"' % " ".join(words)
+            if name == "set_args":
+                return 'set -- %s; "$@"' % " ".join(words)
+            if name == "indirect" and plain:
+                return "a=b; b=%s; ${!a}" % sq(" ".join(argv))
+            return " ".join(words)
         # the gaps
         if name == "bash_herestring":
             return "bash <<< " + sq(sub())
@@ -414,7 +448,7 @@ def make_root(stub, names):
     root = tempfile.mkdtemp(prefix="rampart-oracle-")
     for d in ("bin", "real", "runs", "out", "fs", "scripts"):
         os.mkdir(os.path.join(root, d))
-    for n in UNKNOWN_WRAPPERS:
+    for n in list(UNKNOWN_WRAPPERS) + ["time"]:  # the program time runs its operand too
         open(os.path.join(root, "runs", n), "w").close()
     shutil.copy(stub, os.path.join(root, "bin", ".stub"))
     for n in sorted(names):
