@@ -127,3 +127,14 @@ add_test(NAME layout.self_test
 # The embed archive exports the rampart_* API and nothing else.
 add_test(NAME layout.exports
          COMMAND sh ${CMAKE_SOURCE_DIR}/scripts/check_exports.sh ${RAMPART_EMBED_A})
+
+# The soundness oracle (docs/shell.md): generated scripts run under the real bash in a throw-away
+# namespace with a PATH of logging stubs; every command bash executes must be among those
+# rampart reports (or rampart said "unknown"). Fixed seed, the constructs rampart handles today,
+# 6,000 scripts. Skipped (77) only outside CI when unshare cannot make the sandbox.
+add_test(NAME conformance.shell_oracle
+         COMMAND ${RAMPART_PYTHON} ${CMAKE_SOURCE_DIR}/tests/conformance/shell_oracle.py
+                 $<TARGET_FILE:shell_commands> $<TARGET_FILE:oracle_stub>
+                 ${RAMPART_SHARED_DIR}/vectors/policies.jsonl --seed 18 --count 6000
+                 --min-scripts 5000)
+set_tests_properties(conformance.shell_oracle PROPERTIES TIMEOUT 300 SKIP_RETURN_CODE 77)
