@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "shell/programs.h"
 #include "shell/shell_internal.h"
 
 typedef struct option_spec {
@@ -873,6 +874,55 @@ static const struct wrapper_name *wrapper_of(const char *program)
                    sizeof wrapper_names[0], compare_wrapper_name);
 }
 
+/* ---- commands inferred from the operands of unknown programs ---- */
+
+#define MAX_INFERRED       64   /* suffixes listed per command */
+#define MAX_INFERRED_WORDS 4096 /* their words together, per command */
+
+/* Whether w names a program rampart reads (programs.h; the data programs excepted, and cd,
+ * which only the shell itself can run) or a wrapper: what an inferred command may start with. */
+static bool starts_inferred(const rp_sh_word *w)
+{
+    if (!is_static(w) || w->len == 0)
+        return false;
+    const char *slash = strrchr(w->text, '/');
+    if (slash != NULL && w->text[0] != '/')
+        return false; /* ./rm, bin/rm: a file of that name, not the program */
+    const char *name = slash ? slash + 1 : w->text;
+    if (strcmp(name, "install") == 0)
+        return false; /* a subcommand of every package manager (npm/pip/apt/go install) */
+    rp_sh_program_kind kind = rp_sh_program_kind_of(name);
+    if (kind == RP_SH_PROG_DATA || kind == RP_SH_PROG_CD)
+        return false;
+    return kind != RP_SH_PROG_UNKNOWN || wrapper_of(name) != NULL;
+}
+
+/* A program rampart does not know may run its operands (tmux new -d CMD, docker run IMG CMD,
+ * gdb --args CMD, npm exec -- CMD, …): every argv suffix that starts with a known program is
+ * also listed as that command, with RP_SH_CTX_INFERRED. Programs that treat operands as data
+ * (echo, grep, man, …: programs.c) are not read so; nor is an inferred command again (each of
+ * its suffixes is already one of the outer command's). Too many suffixes make the command
+ * unreadable rather than leaving one out. */
+static void infer_commands(rp_sh_state *st, size_t idx, const rp_sh_frame *f, rp_sh_word *w,
+                           size_t n)
+{
+    if ((f->ctx & RP_SH_CTX_INFERRED) ||
+        rp_sh_program_kind_of(st->cmds[idx].program) != RP_SH_PROG_UNKNOWN)
+        return;
+    size_t listed = 0, words = 0;
+    for (size_t i = 1; i < n && !st->failed; i++) {
+        if (!starts_inferred(&w[i]))
+            continue;
+        words += n - i;
+        if (++listed > MAX_INFERRED || words > MAX_INFERRED_WORDS) {
+            rp_sh_fail_state(st, w[i].offset, "too many commands inferred from one command");
+            return;
+        }
+        inner_spec in = {.words = w + i, .n_words = n - i, .extra_ctx = RP_SH_CTX_INFERRED};
+        emit_inner(st, idx, f, &in);
+    }
+}
+
 void rp_sh_unwrap(rp_sh_state *st, size_t idx, const rp_sh_frame *f)
 {
     const rp_sh_command *c = &st->cmds[idx];
@@ -897,6 +947,7 @@ void rp_sh_unwrap(rp_sh_state *st, size_t idx, const rp_sh_frame *f)
     const struct wrapper_name *entry = wrapper_of(p);
     switch (entry ? entry->kind : WRAP_NONE) {
     case WRAP_NONE:
+        infer_commands(st, idx, f, w, n);
         break;
     case WRAP_SPEC:
         unwrap_with_spec(st, idx, f, w, n, entry->spec, entry->positionals, false);

@@ -600,12 +600,41 @@ static void test_issue18_cd_folding(void **unused)
     EXPECT_HOME("cd / && echo rm -rf *", RP_ALLOW);
 }
 
+static void test_issue18_inferred_commands(void **unused)
+{
+    (void)unused;
+    EXPECT_HOME("foo --bar rm -rf /", RP_DENY);
+    EXPECT_HOME("tmux new-session -d rm -rf ~", RP_DENY);
+    EXPECT_HOME("docker run --rm alpine rm -rf /", RP_DENY);
+    EXPECT_HOME("gdb --args rm -rf /", RP_DENY);
+    EXPECT_HOME("set -- rm -rf /", RP_DENY);
+    EXPECT_HOME("mytool bash -c 'rm -rf ~'", RP_DENY);
+    EXPECT_HOME("foo -- git push --force origin main", RP_DENY);
+    EXPECT_HOME("foo dd if=/dev/zero of=/dev/sda", RP_DENY);
+    EXPECT_HOME("aws s3 rm s3://bucket --recursive", RP_ASK);
+    /* the look-alikes that only mention a command as data */
+    EXPECT_HOME("echo rm -rf /", RP_ALLOW);
+    EXPECT_HOME("echo 'rm -rf /'", RP_ALLOW);
+    EXPECT_HOME("printf '%s\\n' rm -rf /", RP_ALLOW);
+    EXPECT_HOME("grep -r \"rm -rf\" .", RP_ALLOW);
+    EXPECT_HOME("grep -e rm -rf .", RP_ALLOW);
+    EXPECT_HOME("git commit -m \"rm -rf /\"", RP_ALLOW);
+    EXPECT_HOME("gh issue create --title x --body \"rm -rf /\"", RP_ALLOW);
+    EXPECT_HOME("cat <<'EOF' > notes.md\nrm -rf /\nEOF", RP_ALLOW);
+    EXPECT_HOME("man rm", RP_ALLOW);
+    EXPECT_HOME(": rm -rf /", RP_ALLOW);
+    EXPECT_HOME("ls -la rm", RP_ALLOW);
+    EXPECT_HOME("docker rm container", RP_ALLOW);
+    EXPECT_HOME("apt-get install -y git gh perl sed", RP_ALLOW);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_reference_reasons),
         cmocka_unit_test(test_issue18_wrappers),
         cmocka_unit_test(test_issue18_cd_folding),
+        cmocka_unit_test(test_issue18_inferred_commands),
         cmocka_unit_test(test_params_validation),
         cmocka_unit_test(test_gate_pushes_false_keeps_only_catastrophic),
         cmocka_unit_test(test_only_shell_tool_calls),

@@ -363,6 +363,65 @@ static void test_issue18_wrappers(void **state)
     expect_argv(inner_of(command_named("taskset", 0)), "ls", NULL);
 }
 
+/* Issue 18: what an unknown program's operands run, inferred; data programs stay data. */
+static void test_issue18_inferred_commands(void **state)
+{
+    (void)state;
+    parse_ok("foo --bar rm -rf /");
+    const rp_sh_command *rm = inner_of(command_named("foo", 0));
+    expect_argv(rm, "rm", "-rf", "/", NULL);
+    assert_true(rm->context & RP_SH_CTX_INFERRED);
+    assert_true(rm->context & RP_SH_CTX_WRAPPED);
+    parse_ok("tmux new-session -d sudo rm -rf /");
+    assert_true(command_named("rm", 0)->context & RP_SH_CTX_INFERRED); /* through sudo */
+    parse_ok("mytool bash -c 'rm -rf /'");
+    expect_argv(command_named("rm", 0), "rm", "-rf", "/", NULL);
+    assert_true(command_named("rm", 0)->context & RP_SH_CTX_INFERRED);
+    parse_ok("foo /bin/rm -rf / -- git push -f");
+    expect_argv(command_named("rm", 0), "/bin/rm", "-rf", "/", "--", "git", "push", "-f", NULL);
+    expect_argv(command_named("git", 0), "git", "push", "-f", NULL);
+    assert_int_equal(parsed.n_commands, 3); /* one per suffix; the inferred are not read again */
+    /* what permissions reads: the parse without them, wrapper pointers into the new array */
+    parse_ok("sudo foo rm -rf / && sudo ls");
+    struct rp_sh_parse known;
+    rp_sh_without_inferred(&arena, &parsed, &known);
+    assert_int_equal(parsed.n_commands, 5);
+    assert_int_equal(known.n_commands, 4);
+    assert_string_equal(known.commands[3].program, "ls");
+    assert_ptr_equal(known.commands[3].wrapper, &known.commands[2]);
+    assert_ptr_equal(known.commands[1].wrapper, &known.commands[0]);
+    /* data programs, known programs, cd, and a file that only has the name */
+    static const char *const data[] = {
+        "echo rm -rf /",
+        "printf '%s\\n' rm -rf /",
+        "grep -e rm -rf .",
+        "rg -F rm src",
+        "man rm",
+        "which rm git",
+        "type rm",
+        ": rm -rf /",
+        "logger rm -rf /",
+        "git commit -m rm",
+        "gh issue create --body rm",
+        "rm -rf x",
+        "foo cd /",
+        "foo ./rm -rf /",
+        "foo \"$X\" -rf /",
+        "true rm -rf /",
+        "pgrep rm",
+    };
+    for (size_t i = 0; i < sizeof data / sizeof data[0]; i++) {
+        parse_ok(data[i]);
+        if (parsed.n_commands != 1)
+            fail_msg("%s: %zu commands", data[i], parsed.n_commands);
+    }
+    /* more suffixes than are read: unreadable, never one left out */
+    char buf[1024] = "foo";
+    for (int i = 0; i < 70; i++)
+        strcat(buf, " cp");
+    expect_unreadable(buf);
+}
+
 int main(void)
 {
     rp_arena_init(&arena, 1 << 16);
@@ -381,6 +440,7 @@ int main(void)
         cmocka_unit_test(test_depth_limit_is_unreadable),
         cmocka_unit_test(test_wrapper_contexts_are_inherited),
         cmocka_unit_test(test_issue18_wrappers),
+        cmocka_unit_test(test_issue18_inferred_commands),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     rp_arena_free(&arena);

@@ -13,6 +13,7 @@
 #include "shell/cwd.h"
 #include "shell/devices.h"
 #include "shell/git.h"
+#include "shell/programs.h"
 
 #define DEFAULT_HOME "/home/user" /* when the event carries no context.home */
 #define MAX_ARGS     256          /* words of one git push considered (more are ignored) */
@@ -453,12 +454,6 @@ static rp_blast_severity gh_severity(const rp_sh_command *c)
     return RP_BLAST_NONE;
 }
 
-static bool is_infra_tool(const char *p)
-{
-    return streq(p, "kubectl") || streq(p, "helm") || streq(p, "terraform") ||
-           streq(p, "databricks");
-}
-
 /* Any argument that is one of the verbs (also as a flag: `terraform plan -destroy`). */
 static rp_blast_severity infra_severity(const rp_sh_command *c)
 {
@@ -697,37 +692,53 @@ static rp_blast_severity command_severity(rp_arena *a, const rp_sh_command *c, c
         return s;
     rp_blast_severity w = RP_BLAST_NONE;
     const char *p = c->program;
-    if (c->n_words == 0) {
-        w = RP_BLAST_NONE;
-    } else if (p == NULL) {
+    if (c->n_words == 0)
+        return s;
+    if (p == NULL) {
         /* `$RM -rf /`: the program is unknown, its arguments are not. */
         w = rm_severity(a, c, 1, home, cwd, NULL, 0) == RP_BLAST_CATASTROPHIC ? RP_BLAST_RISKY
                                                                               : RP_BLAST_NONE;
-    } else if (streq(p, "rm")) {
+        return w > s ? w : s;
+    }
+    switch (rp_sh_program_kind_of(p)) { /* the one table of programs: shell/programs.h */
+    case RP_SH_PROG_RM:
         if (c->wrapper != NULL && c->wrapper->program != NULL && streq(c->wrapper->program, "find"))
             w = rm_under_find(a, c, home, cwd);
         else
             w = rm_severity(a, c, 1, home, cwd, NULL, 0); /* xargs rm: flags are still ours */
-    } else if (streq(p, "git")) {
+        break;
+    case RP_SH_PROG_GIT:
         w = git_severity(a, c);
-    } else if (streq(p, "gh")) {
+        break;
+    case RP_SH_PROG_GH:
         w = gh_severity(c);
-    } else if (is_infra_tool(p)) {
+        break;
+    case RP_SH_PROG_INFRA:
         w = infra_severity(c);
-    } else if (starts_with(p, "mkfs") || streq(p, "mke2fs") || streq(p, "wipefs")) {
+        break;
+    case RP_SH_PROG_MKFS:
         w = RP_BLAST_CATASTROPHIC;
-    } else if (streq(p, "dd")) {
+        break;
+    case RP_SH_PROG_DD:
         w = dd_severity(a, c);
-    } else if (streq(p, "tee")) {
+        break;
+    case RP_SH_PROG_TEE:
         w = copy_onto_device(a, c, true);
-    } else if (streq(p, "cp") || streq(p, "mv") || streq(p, "install")) {
+        break;
+    case RP_SH_PROG_COPY:
         w = copy_onto_device(a, c, false);
-    } else if (streq(p, "shred")) {
+        break;
+    case RP_SH_PROG_SHRED:
         w = shred_severity(a, c);
-    } else if (streq(p, "chmod") || streq(p, "chown") || streq(p, "chgrp")) {
+        break;
+    case RP_SH_PROG_CHMOD:
         w = chmod_severity(a, c, cwd);
-    } else if (streq(p, "find")) {
+        break;
+    case RP_SH_PROG_FIND:
         w = find_severity(a, c, home, cwd);
+        break;
+    default:
+        break;
     }
     return w > s ? w : s;
 }
