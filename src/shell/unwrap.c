@@ -623,6 +623,55 @@ static void unwrap_setarch(rp_sh_state *st, size_t idx, const rp_sh_frame *f, rp
     emit_words(st, idx, f, w + i, n > i ? n - i : 0);
 }
 
+/* bwrap [OPTION…] [--] COMMAND… (bubblewrap's bwrap.xml): options are long only and take 0, 1,
+ * 2 or 3 separate values; an option not listed as taking none or two or three takes one. */
+static void unwrap_bwrap(rp_sh_state *st, size_t idx, const rp_sh_frame *f, rp_sh_word *w, size_t n)
+{
+    static const char *const none[] = {"--help",
+                                       "--version",
+                                       "--unshare-all",
+                                       "--share-net",
+                                       "--unshare-user",
+                                       "--unshare-user-try",
+                                       "--unshare-ipc",
+                                       "--unshare-pid",
+                                       "--unshare-net",
+                                       "--unshare-uts",
+                                       "--unshare-cgroup",
+                                       "--unshare-cgroup-try",
+                                       "--clearenv",
+                                       "--new-session",
+                                       "--die-with-parent",
+                                       "--as-pid-1",
+                                       "--disable-userns",
+                                       "--assert-userns-disabled",
+                                       "--level-prefix",
+                                       NULL};
+    static const char *const two[] = {
+        "--setenv",  "--bind",        "--bind-try", "--dev-bind",   "--dev-bind-try",
+        "--ro-bind", "--ro-bind-try", "--file",     "--bind-data",  "--ro-bind-data",
+        "--symlink", "--chmod",       "--bind-fd",  "--ro-bind-fd", NULL};
+    size_t i = 1;
+    while (i < n && is_static(&w[i]) && strncmp(w[i].text, "--", 2) == 0) {
+        const char *t = w[i].text;
+        if (t[2] == '\0') {
+            i++;
+            break;
+        }
+        size_t len = strlen(t);
+        if (in_list(none, t, len))
+            i += 1;
+        else if (in_list(two, t, len))
+            i += 3;
+        else if (strcmp(t, "--overlay") == 0)
+            i += 4;
+        else
+            i += 2;
+    }
+    if (i < n)
+        emit_words(st, idx, f, w + i, n - i);
+}
+
 typedef enum wrapper_kind {
     WRAP_NONE = 0,
     WRAP_SUDO,
@@ -654,7 +703,8 @@ typedef enum wrapper_kind {
     WRAP_CHRT,
     WRAP_SG,
     WRAP_SETARCH,
-    WRAP_RUNCON
+    WRAP_RUNCON,
+    WRAP_BWRAP
 } wrapper_kind;
 
 /* `trap ACTION SIGNAL…`: ACTION is a string the current shell runs later (on a signal, at
@@ -790,6 +840,7 @@ static const struct wrapper_name {
     {"bash", WRAP_SHELL, NULL, 0},
     {"builtin", WRAP_BUILTIN, NULL, 0},
     {"busybox", WRAP_PLAIN, NULL, 0},
+    {"bwrap", WRAP_BWRAP, NULL, 0},
     {"caffeinate", WRAP_SPEC, &caffeinate_spec, 0},
     {"catchsegv", WRAP_PLAIN, NULL, 0},
     {"cgexec", WRAP_SPEC, &cgexec_spec, 0},
@@ -967,6 +1018,9 @@ void rp_sh_unwrap(rp_sh_state *st, size_t idx, const rp_sh_frame *f)
         break;
     case WRAP_RUNCON:
         unwrap_runcon(st, idx, f, w, n);
+        break;
+    case WRAP_BWRAP:
+        unwrap_bwrap(st, idx, f, w, n);
         break;
     case WRAP_SUDO:
         emit_with_assigns(st, idx, f, w, n, skip_options(w, n, 1, &sudo));

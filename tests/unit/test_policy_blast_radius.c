@@ -567,6 +567,7 @@ static void test_issue18_wrappers(void **unused)
     EXPECT_HOME("proxychains4 -q rm -rf /", RP_DENY);
     EXPECT_HOME("dbus-launch rm -rf /", RP_DENY);
     EXPECT_HOME("catchsegv rm -rf /", RP_DENY);
+    EXPECT_HOME("bwrap --bind / / --dev /dev rm -rf ~", RP_DENY);
     EXPECT_HOME("sg wheel -c 'rm -rf /'", RP_DENY);
     EXPECT_HOME("sshpass -p pw git push --force origin main", RP_DENY);
     EXPECT_HOME("taskset -c 0 dd if=/dev/zero of=/dev/sda", RP_DENY);

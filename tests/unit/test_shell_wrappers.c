@@ -331,6 +331,9 @@ static void test_issue18_wrappers(void **state)
         {"cgexec -g cpu:/x rm -rf /", "cgexec"},
         {"tini -s -- rm -rf /", "tini"},
         {"unbuffer rm -rf /", "unbuffer"},
+        {"bwrap --ro-bind / / --dev /dev --unshare-all --overlay a b c --chdir /x -- rm -rf /",
+         "bwrap"},
+        {"bwrap --bind /a /b rm -rf /", "bwrap"},
     };
     for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
         parse_ok(rows[i].line);
