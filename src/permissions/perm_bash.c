@@ -658,6 +658,8 @@ int rp_perm_bash_analyse_parsed(rp_arena *a, const rp_path_ctx *pc, const char *
         parse = *given;
     else if (!out->empty)
         rp_sh_parse(a, s, n, &parse);
+    /* the host rules are matched against what the command says, not against guesses */
+    rp_sh_without_inferred(a, &parse, &parse);
     out->unreadable = parse.unreadable;
 
     unsigned *roles = parse.n_commands ? rp_arena_alloc(a, parse.n_commands * sizeof *roles) : NULL;

@@ -321,3 +321,29 @@ const char *const *rp_sh_simple_words(rp_arena *a, const char *text, size_t len,
     *n = c->n_words;
     return words;
 }
+
+void rp_sh_without_inferred(rp_arena *a, const struct rp_sh_parse *p, struct rp_sh_parse *out)
+{
+    *out = *p;
+    size_t kept = 0;
+    for (size_t i = 0; i < p->n_commands; i++)
+        kept += !(p->commands[i].context & RP_SH_CTX_INFERRED);
+    if (kept == p->n_commands)
+        return;
+    /* an inferred command's wrapper may be known, never the other way round (the bit is
+     * inherited), so every kept command's wrapper is kept too */
+    rp_sh_command *cmds = rp_arena_alloc(a, (kept ? kept : 1) * sizeof *cmds);
+    size_t *new_index = rp_arena_alloc(a, p->n_commands * sizeof *new_index);
+    size_t k = 0;
+    for (size_t i = 0; i < p->n_commands; i++) {
+        if (p->commands[i].context & RP_SH_CTX_INFERRED)
+            continue;
+        new_index[i] = k;
+        cmds[k++] = p->commands[i];
+    }
+    for (size_t i = 0; i < k; i++)
+        if (cmds[i].wrapper != NULL)
+            cmds[i].wrapper = &cmds[new_index[cmds[i].wrapper - p->commands]];
+    out->commands = cmds;
+    out->n_commands = k;
+}

@@ -30,21 +30,24 @@
 
 /* Where a simple command sits; a bit set, since contexts nest. */
 enum {
-    RP_SH_CTX_PIPELINE = 1u << 0,    /* a stage of a pipeline of two or more (see stage) */
-    RP_SH_CTX_BACKGROUND = 1u << 1,  /* in a list terminated by & */
-    RP_SH_CTX_SUBSHELL = 1u << 2,    /* ( … ) */
-    RP_SH_CTX_BRACE = 1u << 3,       /* { …; } */
-    RP_SH_CTX_CMDSUB = 1u << 4,      /* $( … ) or ` … ` */
-    RP_SH_CTX_PROCSUB = 1u << 5,     /* <( … ) or >( … ) */
-    RP_SH_CTX_IF = 1u << 6,          /* if/elif condition or body */
-    RP_SH_CTX_LOOP = 1u << 7,        /* while/until/for/select body or condition */
-    RP_SH_CTX_CASE = 1u << 8,        /* case arm */
-    RP_SH_CTX_FUNCTION = 1u << 9,    /* function body (runs only when called) */
-    RP_SH_CTX_WRAPPED = 1u << 10,    /* produced by unwrapping a wrapper command */
-    RP_SH_CTX_STRING = 1u << 11,     /* parsed from a string a shell runs (bash -c, eval, …) */
-    RP_SH_CTX_REMOTE = 1u << 12,     /* runs on another host (ssh host CMD) */
-    RP_SH_CTX_HEREDOC = 1u << 13,    /* a substitution inside an unquoted here-doc body */
-    RP_SH_CTX_CONDITIONAL = 1u << 14 /* right of && or || (may not run) */
+    RP_SH_CTX_PIPELINE = 1u << 0,     /* a stage of a pipeline of two or more (see stage) */
+    RP_SH_CTX_BACKGROUND = 1u << 1,   /* in a list terminated by & */
+    RP_SH_CTX_SUBSHELL = 1u << 2,     /* ( … ) */
+    RP_SH_CTX_BRACE = 1u << 3,        /* { …; } */
+    RP_SH_CTX_CMDSUB = 1u << 4,       /* $( … ) or ` … ` */
+    RP_SH_CTX_PROCSUB = 1u << 5,      /* <( … ) or >( … ) */
+    RP_SH_CTX_IF = 1u << 6,           /* if/elif condition or body */
+    RP_SH_CTX_LOOP = 1u << 7,         /* while/until/for/select body or condition */
+    RP_SH_CTX_CASE = 1u << 8,         /* case arm */
+    RP_SH_CTX_FUNCTION = 1u << 9,     /* function body (runs only when called) */
+    RP_SH_CTX_WRAPPED = 1u << 10,     /* produced by unwrapping a wrapper command */
+    RP_SH_CTX_STRING = 1u << 11,      /* parsed from a string a shell runs (bash -c, eval, …) */
+    RP_SH_CTX_REMOTE = 1u << 12,      /* runs on another host (ssh host CMD) */
+    RP_SH_CTX_HEREDOC = 1u << 13,     /* a substitution inside an unquoted here-doc body */
+    RP_SH_CTX_CONDITIONAL = 1u << 14, /* right of && or || (may not run) */
+    /* inferred, not known: an argv suffix of a program rampart does not know that starts with
+     * the name of one it does (`foo --bar rm -rf /` lists `rm -rf /`; unwrap.c) */
+    RP_SH_CTX_INFERRED = 1u << 15
 };
 
 /* What a word contains. A word is static when none of the DYNAMIC bits is set. */
@@ -173,6 +176,11 @@ int rp_sh_parse(rp_arena *a, const char *src, size_t len, struct rp_sh_parse *ou
  * quotes and backslashes as the shell does). NULL (and *n = 0) when text is unreadable or has
  * no command. */
 const char *const *rp_sh_simple_words(rp_arena *a, const char *text, size_t len, size_t *n);
+
+/* The parse without its inferred commands (RP_SH_CTX_INFERRED), for a reader that wants only
+ * what the text says for certain: *out shares the words and environments of *p, and gets a new
+ * command array (wrapper pointers into it) when there was something to drop. */
+void rp_sh_without_inferred(rp_arena *a, const struct rp_sh_parse *p, struct rp_sh_parse *out);
 
 /* Convenience: whether word i of c exists, is static and equals lit. */
 bool rp_sh_word_is(const rp_sh_command *c, size_t i, const char *lit);

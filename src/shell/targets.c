@@ -3,6 +3,7 @@
  * Only argv is read, after the parser's quote removal, so `echo "> /etc/x"` writes nothing.
  * Options with values are skipped per program so that `touch -d 2024-01-01 f` names f, not
  * the date. */
+#include "shell/cwd.h"
 #include "shell/targets.h"
 
 #include <string.h>
@@ -240,32 +241,15 @@ static void command_targets(cmd_view *v)
         dd_output(v);
 }
 
-/* The directory after `cd ARG` from `base` (NULL = the cwd): "" when it cannot be known. */
-static const char *after_cd(rp_arena *a, const rp_sh_command *c, const char *base)
-{
-    if (c->n_words < 2 || !rp_sh_word_static(&c->words[1]))
-        return "";
-    const char *dir = c->words[1].text;
-    if (streq(dir, "-") || dir[0] == '~')
-        return "";
-    if (base != NULL && base[0] == '\0' && dir[0] != '/')
-        return "";
-    if (dir[0] == '/')
-        return rp_path_normalize(a, dir);
-    return base == NULL ? rp_path_normalize(a, dir) : rp_path_join(a, base, dir);
-}
-
 void rp_sh_write_targets_of(rp_arena *a, const struct rp_sh_parse *p, rp_sh_write_targets *out)
 {
-    const char *base = NULL;
+    const char **dirs = rp_sh_fold_cd(a, p, NULL); /* no home: `cd ~` is an unknown place */
     for (size_t i = 0; i < p->n_commands; i++) {
         const rp_sh_command *c = &p->commands[i];
         if (c->context & RP_SH_CTX_REMOTE)
             continue;
-        cmd_view v = {.c = c, .a = a, .out = out, .base = base};
+        cmd_view v = {.c = c, .a = a, .out = out, .base = dirs[i]};
         command_targets(&v);
-        if (c->program != NULL && (streq(c->program, "cd") || streq(c->program, "pushd")))
-            base = after_cd(a, c, base);
     }
 }
 

@@ -28,7 +28,7 @@ void rp_sh_write_targets_add(rp_arena *a, rp_sh_write_targets *t, const char *pa
                              const char *base);
 
 /* Write targets of every simple command of a parse (remote ones excluded: they write another
- * host). `cd DIR` earlier in the list changes the base of later relative paths. */
+ * host). `cd DIR` earlier changes the base of later relative paths (shell/cwd.h). */
 void rp_sh_write_targets_of(rp_arena *a, const struct rp_sh_parse *p, rp_sh_write_targets *out);
 
 /* For a command the parser cannot read: whitespace words after a `>` or `>>` operator. */

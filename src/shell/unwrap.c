@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "shell/programs.h"
 #include "shell/shell_internal.h"
 
 typedef struct option_spec {
@@ -520,6 +521,157 @@ static void unwrap_with_spec(rp_sh_state *st, size_t idx, const rp_sh_frame *f, 
     emit_inner(st, idx, f, &in);
 }
 
+/* Whether one of the options in w[1..end) is the short letter `letter` (alone or in a bundle,
+ * before a letter of value_letters takes the rest) or the long option `long_name`. */
+static bool has_option(const rp_sh_word *w, size_t end, char letter, const char *value_letters,
+                       const char *long_name)
+{
+    for (size_t k = 1; k < end; k++) {
+        const char *t = is_static(&w[k]) ? w[k].text : "";
+        if (t[0] != '-' || t[1] == '\0')
+            continue;
+        if (t[1] == '-') {
+            size_t n = strlen(long_name);
+            if (long_name[0] && strncmp(t, long_name, n) == 0 && (t[n] == '\0' || t[n] == '='))
+                return true;
+            continue;
+        }
+        for (size_t j = 1; t[j]; j++) {
+            if (t[j] == letter)
+                return true;
+            if (value_letters && strchr(value_letters, t[j]))
+                break;
+        }
+    }
+    return false;
+}
+
+/* runuser (util-linux): `-u USER [--] COMMAND ARGS…` runs COMMAND itself; without -u it is su
+ * (`runuser [-] USER -c STRING`). */
+static void unwrap_runuser(rp_sh_state *st, size_t idx, const rp_sh_frame *f, rp_sh_word *w,
+                           size_t n)
+{
+    static const char *const runuser_long[] = {"--user",
+                                               "--group",
+                                               "--supp-group",
+                                               "--shell",
+                                               "--whitelist-environment",
+                                               "--command",
+                                               "--session-command",
+                                               NULL};
+    static const option_spec spec = {"ugGswc", NULL, runuser_long};
+    size_t i = skip_options(w, n, 1, &spec);
+    if (has_option(w, i, 'u', "gGswc", "--user"))
+        unwrap_with_spec(st, idx, f, w, n, &spec, 0, false);
+    else
+        unwrap_dash_c(st, idx, f, w, n, true, "gGsuw", "");
+}
+
+/* taskset [-a] [-c] MASK|LIST COMMAND…, chrt [-f|-r|…] [PRIORITY] COMMAND… (util-linux). With
+ * -p they change a running process and run nothing; chrt -m only prints. chrt's priority may be
+ * left out for the policies that have none, so only a number is taken as one. */
+static void unwrap_sched(rp_sh_state *st, size_t idx, const rp_sh_frame *f, rp_sh_word *w, size_t n,
+                         bool chrt)
+{
+    static const char *const chrt_long[] = {"--sched-runtime", "--sched-period", "--sched-deadline",
+                                            NULL};
+    static const option_spec chrt_spec = {"TPD", NULL, chrt_long};
+    static const option_spec taskset_spec = {NULL, NULL, NULL};
+    const option_spec *spec = chrt ? &chrt_spec : &taskset_spec;
+    size_t i = skip_options(w, n, 1, spec);
+    if (has_option(w, i, 'p', spec->short_values, "--pid") ||
+        (chrt && has_option(w, i, 'm', spec->short_values, "--max")) || i >= n)
+        return;
+    bool number = is_static(&w[i]) && w[i].len > 0 && strspn(w[i].text, "0123456789") == w[i].len;
+    if (!chrt || number)
+        i++;
+    emit_words(st, idx, f, w + i, n > i ? n - i : 0);
+}
+
+/* sg [-] GROUP [-c] COMMAND (shadow): COMMAND is one string /bin/sh -c runs. */
+static void unwrap_sg(rp_sh_state *st, size_t idx, const rp_sh_frame *f, rp_sh_word *w, size_t n)
+{
+    size_t i = 1;
+    if (i < n && text_is(&w[i], "-"))
+        i++;
+    i++; /* the group */
+    if (i < n && text_is(&w[i], "-c"))
+        i++;
+    if (i < n)
+        run_string(st, idx, f, &w[i], w[i].text, w[i].len, 0, NULL, true);
+}
+
+/* runcon CONTEXT COMMAND… or runcon [-c] [-u U] [-r R] [-t T] [-l L] COMMAND… (coreutils):
+ * the context operand is there only when no option is. setarch ARCH [-R…] COMMAND… takes its
+ * operand first. */
+static void unwrap_runcon(rp_sh_state *st, size_t idx, const rp_sh_frame *f, rp_sh_word *w,
+                          size_t n)
+{
+    static const char *const runcon_long[] = {"--user", "--role", "--type", "--range", NULL};
+    static const option_spec spec = {"urtl", NULL, runcon_long};
+    size_t i = skip_options(w, n, 1, &spec);
+    unwrap_with_spec(st, idx, f, w, n, &spec, i == 1 ? 1 : 0, false);
+}
+
+static void unwrap_setarch(rp_sh_state *st, size_t idx, const rp_sh_frame *f, rp_sh_word *w,
+                           size_t n)
+{
+    static const option_spec none = {NULL, NULL, NULL};
+    if (n < 3 || !is_static(&w[1]) || w[1].text[0] == '-')
+        return; /* setarch --list, or nothing to run */
+    size_t i = skip_options(w, n, 2, &none);
+    emit_words(st, idx, f, w + i, n > i ? n - i : 0);
+}
+
+/* bwrap [OPTION…] [--] COMMAND… (bubblewrap's bwrap.xml): options are long only and take 0, 1,
+ * 2 or 3 separate values; an option not listed as taking none or two or three takes one. */
+static void unwrap_bwrap(rp_sh_state *st, size_t idx, const rp_sh_frame *f, rp_sh_word *w, size_t n)
+{
+    static const char *const none[] = {"--help",
+                                       "--version",
+                                       "--unshare-all",
+                                       "--share-net",
+                                       "--unshare-user",
+                                       "--unshare-user-try",
+                                       "--unshare-ipc",
+                                       "--unshare-pid",
+                                       "--unshare-net",
+                                       "--unshare-uts",
+                                       "--unshare-cgroup",
+                                       "--unshare-cgroup-try",
+                                       "--clearenv",
+                                       "--new-session",
+                                       "--die-with-parent",
+                                       "--as-pid-1",
+                                       "--disable-userns",
+                                       "--assert-userns-disabled",
+                                       "--level-prefix",
+                                       NULL};
+    static const char *const two[] = {
+        "--setenv",  "--bind",        "--bind-try", "--dev-bind",   "--dev-bind-try",
+        "--ro-bind", "--ro-bind-try", "--file",     "--bind-data",  "--ro-bind-data",
+        "--symlink", "--chmod",       "--bind-fd",  "--ro-bind-fd", NULL};
+    size_t i = 1;
+    while (i < n && is_static(&w[i]) && strncmp(w[i].text, "--", 2) == 0) {
+        const char *t = w[i].text;
+        if (t[2] == '\0') {
+            i++;
+            break;
+        }
+        size_t len = strlen(t);
+        if (in_list(none, t, len))
+            i += 1;
+        else if (in_list(two, t, len))
+            i += 3;
+        else if (strcmp(t, "--overlay") == 0)
+            i += 4;
+        else
+            i += 2;
+    }
+    if (i < n)
+        emit_words(st, idx, f, w + i, n - i);
+}
+
 typedef enum wrapper_kind {
     WRAP_NONE = 0,
     WRAP_SUDO,
@@ -544,7 +696,15 @@ typedef enum wrapper_kind {
     WRAP_FLOCK,
     WRAP_SCRIPT,
     WRAP_SSH,
-    WRAP_TRAP
+    WRAP_TRAP,
+    WRAP_SPEC, /* options per the table's spec, then `positionals` operands, then the command */
+    WRAP_RUNUSER,
+    WRAP_TASKSET,
+    WRAP_CHRT,
+    WRAP_SG,
+    WRAP_SETARCH,
+    WRAP_RUNCON,
+    WRAP_BWRAP
 } wrapper_kind;
 
 /* `trap ACTION SIGNAL…`: ACTION is a string the current shell runs later (on a signal, at
@@ -562,24 +722,196 @@ static void unwrap_trap(rp_sh_state *st, size_t idx, const rp_sh_frame *f, rp_sh
     run_joined(st, idx, f, w, i, i + 1, 0, NULL, false);
 }
 
+/* Wrappers read by their getopt string alone (WRAP_SPEC). Sources: the --help of util-linux
+ * 2.38 (unshare, nsenter, setpriv, prlimit), systemd 252 (systemd-run, systemd-inhibit) and
+ * strace 6.1 on this machine; the man pages of ltrace, pkexec, firejail, proxychains-ng,
+ * dbus-launch, dbus-run-session, fakeroot, xvfb-run, sshpass, torsocks, cgexec, numactl,
+ * tini, dumb-init, caffeinate and sandbox-exec. A short letter in short_optional takes only an
+ * attached value (getopt's "m::"); long options given only as --opt=VALUE need no entry. */
+static const char *const unshare_long[] = {"--propagation", "--setgroups", "--root",
+                                           "--wd",          "--setuid",    "--setgid",
+                                           "--monotonic",   "--boottime",  NULL};
+static const option_spec unshare_spec = {"RwSG", "muinpUCT", unshare_long};
+static const char *const nsenter_long[] = {"--target", "--setuid", "--setgid", "--wdns", NULL};
+static const option_spec nsenter_spec = {"tSGW", "muinpCUTrw", nsenter_long};
+static const char *const setpriv_long[] = {"--ambient-caps",
+                                           "--inh-caps",
+                                           "--bounding-set",
+                                           "--ruid",
+                                           "--euid",
+                                           "--rgid",
+                                           "--egid",
+                                           "--reuid",
+                                           "--regid",
+                                           "--groups",
+                                           "--securebits",
+                                           "--pdeathsig",
+                                           "--selinux-label",
+                                           "--apparmor-profile",
+                                           "--landlock-access",
+                                           "--landlock-rule",
+                                           NULL};
+static const option_spec setpriv_spec = {NULL, NULL, setpriv_long};
+static const char *const prlimit_long[] = {"--pid", "--output", NULL};
+static const option_spec prlimit_spec = {"po", "cdefilmnqrstuvxy", prlimit_long};
+static const char *const systemd_run_long[] = {"--host",
+                                               "--machine",
+                                               "--unit",
+                                               "--property",
+                                               "--description",
+                                               "--slice",
+                                               "--service-type",
+                                               "--uid",
+                                               "--gid",
+                                               "--nice",
+                                               "--working-directory",
+                                               "--setenv",
+                                               "--path-property",
+                                               "--socket-property",
+                                               "--on-active",
+                                               "--on-boot",
+                                               "--on-startup",
+                                               "--on-unit-active",
+                                               "--on-unit-inactive",
+                                               "--on-calendar",
+                                               "--timer-property",
+                                               NULL};
+static const option_spec systemd_run_spec = {"HMupE", NULL, systemd_run_long};
+static const char *const inhibit_long[] = {"--what", "--who", "--why", "--mode", NULL};
+static const option_spec inhibit_spec = {NULL, NULL, inhibit_long};
+static const char *const strace_long[] = {"--env",
+                                          "--attach",
+                                          "--user",
+                                          "--detach-on",
+                                          "--interruptible",
+                                          "--trace",
+                                          "--signal",
+                                          "--status",
+                                          "--trace-path",
+                                          "--columns",
+                                          "--abbrev",
+                                          "--verbose",
+                                          "--raw",
+                                          "--read",
+                                          "--write",
+                                          "--kvm",
+                                          "--output",
+                                          "--string-limit",
+                                          "--const-print-style",
+                                          "--summary-syscall-overhead",
+                                          "--summary-sort-by",
+                                          "--summary-columns",
+                                          "--inject",
+                                          "--fault",
+                                          NULL};
+static const option_spec strace_spec = {"abeEIoOpPsSuUX", NULL, strace_long};
+static const option_spec ltrace_spec = {"aADeFlnopsuwx", NULL, NULL};
+static const char *const pkexec_long[] = {"--user", NULL};
+static const option_spec pkexec_spec = {NULL, NULL, pkexec_long};
+static const option_spec proxychains_spec = {"f", NULL, NULL};
+static const char *const dbus_session_long[] = {"--config-file", "--dbus-daemon", NULL};
+static const option_spec dbus_session_spec = {NULL, NULL, dbus_session_long};
+static const char *const fakeroot_long[] = {"--lib", "--faked", "--fd-base", NULL};
+static const option_spec fakeroot_spec = {"lisb", NULL, fakeroot_long};
+static const char *const xvfb_long[] = {
+    "--error-file", "--auth-file", "--server-num", "--xauth-protocol", "--server-args",
+    "--wait",       NULL};
+static const option_spec xvfb_spec = {"efnpsw", NULL, xvfb_long};
+static const option_spec sshpass_spec = {"fdpP", NULL, NULL};
+static const option_spec torsocks_spec = {"uapP", NULL, NULL};
+static const option_spec cgexec_spec = {"g", NULL, NULL};
+static const char *const numactl_long[] = {
+    "--interleave", "--preferred",      "--physcpubind",         "--cpunodebind",
+    "--membind",    "--preferred-many", "--weighted-interleave", NULL};
+static const option_spec numactl_spec = {"cCimNpPw", NULL, numactl_long};
+static const option_spec tini_spec = {"ep", NULL, NULL};
+static const option_spec dumb_init_spec = {"r", NULL, NULL};
+static const option_spec caffeinate_spec = {"tw", NULL, NULL};
+static const option_spec sandbox_exec_spec = {"fpnD", NULL, NULL};
+
 /* Sorted by name, for bsearch: every program is looked up, most are no wrapper. */
 static const struct wrapper_name {
     const char *name;
     wrapper_kind kind;
+    const option_spec *spec; /* WRAP_SPEC */
+    size_t positionals;      /* WRAP_SPEC: operands before the command */
 } wrapper_names[] = {
-    {"ash", WRAP_SHELL},       {"bash", WRAP_SHELL},    {"builtin", WRAP_BUILTIN},
-    {"busybox", WRAP_PLAIN},   {"chroot", WRAP_CHROOT}, {"command", WRAP_COMMAND},
-    {"dash", WRAP_SHELL},      {"doas", WRAP_DOAS},     {"env", WRAP_ENV},
-    {"eval", WRAP_EVAL},       {"exec", WRAP_EXEC},     {"find", WRAP_FIND},
-    {"fish", WRAP_SHELL},      {"flock", WRAP_FLOCK},   {"ionice", WRAP_IONICE},
-    {"ksh", WRAP_SHELL},       {"lksh", WRAP_SHELL},    {"mksh", WRAP_SHELL},
-    {"nice", WRAP_NICE},       {"nohup", WRAP_PLAIN},   {"pdksh", WRAP_SHELL},
-    {"rbash", WRAP_SHELL},     {"script", WRAP_SCRIPT}, {"setsid", WRAP_PLAIN},
-    {"sh", WRAP_SHELL},        {"ssh", WRAP_SSH},       {"stdbuf", WRAP_STDBUF},
-    {"su", WRAP_SU},           {"sudo", WRAP_SUDO},     {"time", WRAP_TIME},
-    {"timeout", WRAP_TIMEOUT}, {"toybox", WRAP_PLAIN},  {"trap", WRAP_TRAP},
-    {"watch", WRAP_WATCH},     {"xargs", WRAP_XARGS},   {"yash", WRAP_SHELL},
-    {"zsh", WRAP_SHELL},
+    {"ash", WRAP_SHELL, NULL, 0},
+    {"bash", WRAP_SHELL, NULL, 0},
+    {"builtin", WRAP_BUILTIN, NULL, 0},
+    {"busybox", WRAP_PLAIN, NULL, 0},
+    {"bwrap", WRAP_BWRAP, NULL, 0},
+    {"caffeinate", WRAP_SPEC, &caffeinate_spec, 0},
+    {"catchsegv", WRAP_PLAIN, NULL, 0},
+    {"cgexec", WRAP_SPEC, &cgexec_spec, 0},
+    {"chroot", WRAP_CHROOT, NULL, 0},
+    {"chronic", WRAP_PLAIN, NULL, 0},
+    {"chrt", WRAP_CHRT, NULL, 0},
+    {"command", WRAP_COMMAND, NULL, 0},
+    {"dash", WRAP_SHELL, NULL, 0},
+    {"dbus-launch", WRAP_PLAIN, NULL, 0},
+    {"dbus-run-session", WRAP_SPEC, &dbus_session_spec, 0},
+    {"doas", WRAP_DOAS, NULL, 0},
+    {"dumb-init", WRAP_SPEC, &dumb_init_spec, 0},
+    {"eatmydata", WRAP_PLAIN, NULL, 0},
+    {"env", WRAP_ENV, NULL, 0},
+    {"eval", WRAP_EVAL, NULL, 0},
+    {"exec", WRAP_EXEC, NULL, 0},
+    {"fakeroot", WRAP_SPEC, &fakeroot_spec, 0},
+    {"find", WRAP_FIND, NULL, 0},
+    {"firejail", WRAP_PLAIN, NULL, 0}, /* every option is --name or --name=value */
+    {"fish", WRAP_SHELL, NULL, 0},
+    {"flock", WRAP_FLOCK, NULL, 0},
+    {"ionice", WRAP_IONICE, NULL, 0},
+    {"ksh", WRAP_SHELL, NULL, 0},
+    {"linux32", WRAP_PLAIN, NULL, 0},
+    {"linux64", WRAP_PLAIN, NULL, 0},
+    {"lksh", WRAP_SHELL, NULL, 0},
+    {"ltrace", WRAP_SPEC, &ltrace_spec, 0},
+    {"mksh", WRAP_SHELL, NULL, 0},
+    {"nice", WRAP_NICE, NULL, 0},
+    {"nocache", WRAP_PLAIN, NULL, 0},
+    {"nohup", WRAP_PLAIN, NULL, 0},
+    {"nsenter", WRAP_SPEC, &nsenter_spec, 0},
+    {"numactl", WRAP_SPEC, &numactl_spec, 0},
+    {"pdksh", WRAP_SHELL, NULL, 0},
+    {"pkexec", WRAP_SPEC, &pkexec_spec, 0},
+    {"prlimit", WRAP_SPEC, &prlimit_spec, 0},
+    {"proxychains", WRAP_SPEC, &proxychains_spec, 0},
+    {"proxychains4", WRAP_SPEC, &proxychains_spec, 0},
+    {"rbash", WRAP_SHELL, NULL, 0},
+    {"runcon", WRAP_RUNCON, NULL, 0},
+    {"runuser", WRAP_RUNUSER, NULL, 0},
+    {"sandbox-exec", WRAP_SPEC, &sandbox_exec_spec, 0},
+    {"script", WRAP_SCRIPT, NULL, 0},
+    {"setarch", WRAP_SETARCH, NULL, 0},
+    {"setpriv", WRAP_SPEC, &setpriv_spec, 0},
+    {"setsid", WRAP_PLAIN, NULL, 0},
+    {"sg", WRAP_SG, NULL, 0},
+    {"sh", WRAP_SHELL, NULL, 0},
+    {"ssh", WRAP_SSH, NULL, 0},
+    {"sshpass", WRAP_SPEC, &sshpass_spec, 0},
+    {"stdbuf", WRAP_STDBUF, NULL, 0},
+    {"strace", WRAP_SPEC, &strace_spec, 0},
+    {"su", WRAP_SU, NULL, 0},
+    {"sudo", WRAP_SUDO, NULL, 0},
+    {"systemd-inhibit", WRAP_SPEC, &inhibit_spec, 0},
+    {"systemd-run", WRAP_SPEC, &systemd_run_spec, 0},
+    {"taskset", WRAP_TASKSET, NULL, 0},
+    {"time", WRAP_TIME, NULL, 0},
+    {"timeout", WRAP_TIMEOUT, NULL, 0},
+    {"tini", WRAP_SPEC, &tini_spec, 0},
+    {"torify", WRAP_PLAIN, NULL, 0},
+    {"torsocks", WRAP_SPEC, &torsocks_spec, 0},
+    {"toybox", WRAP_PLAIN, NULL, 0},
+    {"trap", WRAP_TRAP, NULL, 0},
+    {"unbuffer", WRAP_PLAIN, NULL, 0},
+    {"unshare", WRAP_SPEC, &unshare_spec, 0},
+    {"watch", WRAP_WATCH, NULL, 0},
+    {"xargs", WRAP_XARGS, NULL, 0},
+    {"xvfb-run", WRAP_SPEC, &xvfb_spec, 0},
+    {"yash", WRAP_SHELL, NULL, 0},
+    {"zsh", WRAP_SHELL, NULL, 0},
 };
 
 static int compare_wrapper_name(const void *key, const void *entry)
@@ -587,12 +919,59 @@ static int compare_wrapper_name(const void *key, const void *entry)
     return strcmp(key, ((const struct wrapper_name *)entry)->name);
 }
 
-static wrapper_kind wrapper_of(const char *program)
+static const struct wrapper_name *wrapper_of(const char *program)
 {
-    const struct wrapper_name *hit =
-        bsearch(program, wrapper_names, sizeof wrapper_names / sizeof wrapper_names[0],
-                sizeof wrapper_names[0], compare_wrapper_name);
-    return hit ? hit->kind : WRAP_NONE;
+    return bsearch(program, wrapper_names, sizeof wrapper_names / sizeof wrapper_names[0],
+                   sizeof wrapper_names[0], compare_wrapper_name);
+}
+
+/* ---- commands inferred from the operands of unknown programs ---- */
+
+#define MAX_INFERRED       64   /* suffixes listed per command */
+#define MAX_INFERRED_WORDS 4096 /* their words together, per command */
+
+/* Whether w names a program rampart reads (programs.h; the data programs excepted, and cd,
+ * which only the shell itself can run) or a wrapper: what an inferred command may start with. */
+static bool starts_inferred(const rp_sh_word *w)
+{
+    if (!is_static(w) || w->len == 0)
+        return false;
+    const char *slash = strrchr(w->text, '/');
+    if (slash != NULL && w->text[0] != '/')
+        return false; /* ./rm, bin/rm: a file of that name, not the program */
+    const char *name = slash ? slash + 1 : w->text;
+    if (strcmp(name, "install") == 0)
+        return false; /* a subcommand of every package manager (npm/pip/apt/go install) */
+    rp_sh_program_kind kind = rp_sh_program_kind_of(name);
+    if (kind == RP_SH_PROG_DATA || kind == RP_SH_PROG_CD)
+        return false;
+    return kind != RP_SH_PROG_UNKNOWN || wrapper_of(name) != NULL;
+}
+
+/* A program rampart does not know may run its operands (tmux new -d CMD, docker run IMG CMD,
+ * gdb --args CMD, npm exec -- CMD, …): every argv suffix that starts with a known program is
+ * also listed as that command, with RP_SH_CTX_INFERRED. Programs that treat operands as data
+ * (echo, grep, man, …: programs.c) are not read so; nor is an inferred command again (each of
+ * its suffixes is already one of the outer command's). Too many suffixes make the command
+ * unreadable rather than leaving one out. */
+static void infer_commands(rp_sh_state *st, size_t idx, const rp_sh_frame *f, rp_sh_word *w,
+                           size_t n)
+{
+    if ((f->ctx & RP_SH_CTX_INFERRED) ||
+        rp_sh_program_kind_of(st->cmds[idx].program) != RP_SH_PROG_UNKNOWN)
+        return;
+    size_t listed = 0, words = 0;
+    for (size_t i = 1; i < n && !st->failed; i++) {
+        if (!starts_inferred(&w[i]))
+            continue;
+        words += n - i;
+        if (++listed > MAX_INFERRED || words > MAX_INFERRED_WORDS) {
+            rp_sh_fail_state(st, w[i].offset, "too many commands inferred from one command");
+            return;
+        }
+        inner_spec in = {.words = w + i, .n_words = n - i, .extra_ctx = RP_SH_CTX_INFERRED};
+        emit_inner(st, idx, f, &in);
+    }
 }
 
 void rp_sh_unwrap(rp_sh_state *st, size_t idx, const rp_sh_frame *f)
@@ -616,8 +995,32 @@ void rp_sh_unwrap(rp_sh_state *st, size_t idx, const rp_sh_frame *f)
     static const option_spec chroot = {NULL, NULL, chroot_long};
     static const option_spec xargs = {"adEILnPs", "ile", xargs_long};
 
-    switch (wrapper_of(p)) {
+    const struct wrapper_name *entry = wrapper_of(p);
+    switch (entry ? entry->kind : WRAP_NONE) {
     case WRAP_NONE:
+        infer_commands(st, idx, f, w, n);
+        break;
+    case WRAP_SPEC:
+        unwrap_with_spec(st, idx, f, w, n, entry->spec, entry->positionals, false);
+        break;
+    case WRAP_RUNUSER:
+        unwrap_runuser(st, idx, f, w, n);
+        break;
+    case WRAP_TASKSET:
+    case WRAP_CHRT:
+        unwrap_sched(st, idx, f, w, n, entry->kind == WRAP_CHRT);
+        break;
+    case WRAP_SG:
+        unwrap_sg(st, idx, f, w, n);
+        break;
+    case WRAP_SETARCH:
+        unwrap_setarch(st, idx, f, w, n);
+        break;
+    case WRAP_RUNCON:
+        unwrap_runcon(st, idx, f, w, n);
+        break;
+    case WRAP_BWRAP:
+        unwrap_bwrap(st, idx, f, w, n);
         break;
     case WRAP_SUDO:
         emit_with_assigns(st, idx, f, w, n, skip_options(w, n, 1, &sudo));

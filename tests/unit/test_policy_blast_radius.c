@@ -536,10 +536,106 @@ static void test_in_tree_removals_ask_never_deny(void **unused)
     run_corpus("risky_commands.txt", RP_ASK, true);
 }
 
+/* ---- issue 18 ---- */
+
+#define EXPECT_HOME(cmd, v) expect_home_impl((cmd), (v), __FILE__, __LINE__)
+
+static void expect_home_impl(const char *cmd, rp_verdict want, const char *file, int line)
+{
+    rp_verdict got = verdict_in(&p, "Bash", cmd, "/home/u");
+    if (got != want)
+        fprintf(stderr, "%s:%d: %s -> %s, want %s\n", file, line, cmd, rp_verdict_name(got),
+                rp_verdict_name(want));
+    _assert_string_equal(rp_verdict_name(got), rp_verdict_name(want), file, line);
+}
+
+static void test_issue18_wrappers(void **unused)
+{
+    (void)unused;
+    EXPECT_HOME("taskset -c 0 rm -rf ~", RP_DENY);
+    EXPECT_HOME("unshare -r rm -rf ~", RP_DENY);
+    EXPECT_HOME("chrt -f 1 rm -rf /", RP_DENY);
+    EXPECT_HOME("systemd-run --user rm -rf ~", RP_DENY);
+    EXPECT_HOME("runuser -u bob -- rm -rf /", RP_DENY);
+    EXPECT_HOME("runuser bob -c 'rm -rf /'", RP_DENY);
+    EXPECT_HOME("pkexec rm -rf /", RP_DENY);
+    EXPECT_HOME("strace -f -o /tmp/t rm -rf ~", RP_DENY);
+    EXPECT_HOME("ltrace -o log rm -rf /", RP_DENY);
+    EXPECT_HOME("nsenter -t 1 -m rm -rf /", RP_DENY);
+    EXPECT_HOME("setpriv --reuid 1000 --init-groups rm -rf ~", RP_DENY);
+    EXPECT_HOME("firejail --private rm -rf ~", RP_DENY);
+    EXPECT_HOME("proxychains4 -q rm -rf /", RP_DENY);
+    EXPECT_HOME("dbus-launch rm -rf /", RP_DENY);
+    EXPECT_HOME("catchsegv rm -rf /", RP_DENY);
+    EXPECT_HOME("bwrap --bind / / --dev /dev rm -rf ~", RP_DENY);
+    EXPECT_HOME("sg wheel -c 'rm -rf /'", RP_DENY);
+    EXPECT_HOME("sshpass -p pw git push --force origin main", RP_DENY);
+    EXPECT_HOME("taskset -c 0 dd if=/dev/zero of=/dev/sda", RP_DENY);
+    /* what they run when it is harmless, and what only changes a running process */
+    EXPECT_HOME("taskset -c 0 make -j4", RP_ALLOW);
+    EXPECT_HOME("strace -o rm ls", RP_ALLOW);
+    EXPECT_HOME("taskset -p 3 1234", RP_ALLOW);
+    EXPECT_HOME("chrt -p 1234", RP_ALLOW);
+}
+
+static void test_issue18_cd_folding(void **unused)
+{
+    (void)unused;
+    EXPECT_HOME("cd / && rm -rf *", RP_DENY);
+    EXPECT_HOME("cd ~ && rm -rf *", RP_DENY);
+    EXPECT_HOME("cd && rm -rf *", RP_DENY);
+    EXPECT_HOME("cd /etc; rm -rf ./*", RP_DENY);
+    EXPECT_HOME("cd /usr && rm -rf lib", RP_DENY);
+    EXPECT_HOME("cd /tmp && rm -rf ..", RP_DENY);
+    EXPECT_HOME("cd / && sudo rm -rf *", RP_DENY);
+    EXPECT_HOME("cd / && find . -delete", RP_DENY);
+    EXPECT_HOME("cd / && chmod -R 777 .", RP_DENY);
+    EXPECT("cd ~ && rm -rf *", RP_DENY); /* no context.home: the same default as rm -rf ~ */
+    /* as today: a directory of its own, a cd that does not change this shell, an unknown one */
+    EXPECT_HOME("cd /tmp/build && rm -rf *", RP_ASK);
+    EXPECT_HOME("cd ~/project && rm -rf build", RP_ASK);
+    EXPECT_HOME("(cd /); rm -rf *", RP_ASK);
+    EXPECT_HOME("sudo cd / && rm -rf *", RP_ASK);
+    EXPECT_HOME("cd \"$DIR\" && rm -rf *", RP_ASK);
+    EXPECT_HOME("cd / && ls", RP_ALLOW);
+    EXPECT_HOME("cd / && echo rm -rf *", RP_ALLOW);
+}
+
+static void test_issue18_inferred_commands(void **unused)
+{
+    (void)unused;
+    EXPECT_HOME("foo --bar rm -rf /", RP_DENY);
+    EXPECT_HOME("tmux new-session -d rm -rf ~", RP_DENY);
+    EXPECT_HOME("docker run --rm alpine rm -rf /", RP_DENY);
+    EXPECT_HOME("gdb --args rm -rf /", RP_DENY);
+    EXPECT_HOME("set -- rm -rf /", RP_DENY);
+    EXPECT_HOME("mytool bash -c 'rm -rf ~'", RP_DENY);
+    EXPECT_HOME("foo -- git push --force origin main", RP_DENY);
+    EXPECT_HOME("foo dd if=/dev/zero of=/dev/sda", RP_DENY);
+    EXPECT_HOME("aws s3 rm s3://bucket --recursive", RP_ASK);
+    /* the look-alikes that only mention a command as data */
+    EXPECT_HOME("echo rm -rf /", RP_ALLOW);
+    EXPECT_HOME("echo 'rm -rf /'", RP_ALLOW);
+    EXPECT_HOME("printf '%s\\n' rm -rf /", RP_ALLOW);
+    EXPECT_HOME("grep -r \"rm -rf\" .", RP_ALLOW);
+    EXPECT_HOME("grep -e rm -rf .", RP_ALLOW);
+    EXPECT_HOME("git commit -m \"rm -rf /\"", RP_ALLOW);
+    EXPECT_HOME("gh issue create --title x --body \"rm -rf /\"", RP_ALLOW);
+    EXPECT_HOME("cat <<'EOF' > notes.md\nrm -rf /\nEOF", RP_ALLOW);
+    EXPECT_HOME("man rm", RP_ALLOW);
+    EXPECT_HOME(": rm -rf /", RP_ALLOW);
+    EXPECT_HOME("ls -la rm", RP_ALLOW);
+    EXPECT_HOME("docker rm container", RP_ALLOW);
+    EXPECT_HOME("apt-get install -y git gh perl sed", RP_ALLOW);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_reference_reasons),
+        cmocka_unit_test(test_issue18_wrappers),
+        cmocka_unit_test(test_issue18_cd_folding),
+        cmocka_unit_test(test_issue18_inferred_commands),
         cmocka_unit_test(test_params_validation),
         cmocka_unit_test(test_gate_pushes_false_keeps_only_catastrophic),
         cmocka_unit_test(test_only_shell_tool_calls),

@@ -311,6 +311,20 @@ static void test_shell_cd_changes_the_base(void **unused)
     EXPECT_SH("cd src && touch x", CWD, RP_ALLOW);
     EXPECT_SH("cd .. && touch x", CWD, RP_DENY);
     EXPECT_SH("cd \"$DIR\" && touch x", CWD, RP_ALLOW); /* unknown place: cannot tell */
+    /* issue 18: the cd fold of shell/cwd.c follows shell environments */
+    EXPECT_SH("(cd /tmp); touch x", CWD, RP_ALLOW);
+    EXPECT_SH("sudo cd /tmp; touch x", CWD, RP_ALLOW);
+    EXPECT_SH("(cd /tmp; touch x)", CWD, RP_DENY);
+}
+
+/* issue 18: what an unknown program's operands run (inferred commands) */
+static void test_shell_inferred_writes(void **unused)
+{
+    (void)unused;
+    EXPECT_SH("foo tee /etc/passwd", CWD, RP_DENY);
+    EXPECT_SH("docker cp c:/x /etc/y", CWD, RP_DENY);
+    EXPECT_SH("npm install --prefix /usr/local x", CWD, RP_ALLOW);
+    EXPECT_SH("echo tee /etc/passwd", CWD, RP_ALLOW);
 }
 
 static void test_shell_dynamic_targets(void **unused)
@@ -394,6 +408,7 @@ int main(void)
         cmocka_unit_test(test_shell_write_programs),
         cmocka_unit_test(test_shell_wrapped_and_nested),
         cmocka_unit_test(test_shell_cd_changes_the_base),
+        cmocka_unit_test(test_shell_inferred_writes),
         cmocka_unit_test(test_shell_dynamic_targets),
         cmocka_unit_test(test_shell_unreadable),
         cmocka_unit_test(test_safe_commands_allowed),

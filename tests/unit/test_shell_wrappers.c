@@ -285,6 +285,146 @@ static void test_wrapper_contexts_are_inherited(void **state)
     assert_int_equal(command_named("b", 0)->depth, 2);
 }
 
+/* Issue 18: the wrappers of namespaces, schedulers, users, tracers and sandboxes. Each row is
+ * a command line and the argv of what it runs (its options skipped as its getopt reads them). */
+static void test_issue18_wrappers(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *line;
+        const char *wrapper;
+    } rows[] = {
+        {"taskset -c 0 rm -rf /", "taskset"},
+        {"taskset 0x3 rm -rf /", "taskset"},
+        {"unshare -r rm -rf /", "unshare"},
+        {"unshare --propagation private -m -f rm -rf /", "unshare"},
+        {"unshare -mfile -R /srv rm -rf /", "unshare"},
+        {"chrt -f 1 rm -rf /", "chrt"},
+        {"chrt --idle rm -rf /", "chrt"},
+        {"chrt -d -T 5 -P 10 0 rm -rf /", "chrt"},
+        {"systemd-run --user rm -rf /", "systemd-run"},
+        {"systemd-run -p Nice=5 --unit u --scope rm -rf /", "systemd-run"},
+        {"runuser -u bob -- rm -rf /", "runuser"},
+        {"pkexec --user root rm -rf /", "pkexec"},
+        {"strace -f -o /tmp/t -e trace=file rm -rf /", "strace"},
+        {"ltrace -o log -s 80 rm -rf /", "ltrace"},
+        {"nsenter -t 1 -m -u rm -rf /", "nsenter"},
+        {"nsenter --target 1 --mount -S 0 rm -rf /", "nsenter"},
+        {"setpriv --reuid 1000 --regid 1000 --init-groups rm -rf /", "setpriv"},
+        {"firejail --private --net=none rm -rf /", "firejail"},
+        {"proxychains4 -q -f conf rm -rf /", "proxychains4"},
+        {"proxychains rm -rf /", "proxychains"},
+        {"dbus-launch --exit-with-session rm -rf /", "dbus-launch"},
+        {"catchsegv rm -rf /", "catchsegv"},
+        {"prlimit --nofile=100 -n100 rm -rf /", "prlimit"},
+        {"sshpass -p secret rm -rf /", "sshpass"},
+        {"xvfb-run -a -s '-screen 0 1x1x8' rm -rf /", "xvfb-run"},
+        {"runcon -t foo_t rm -rf /", "runcon"},
+        {"runcon system_u:r:x:s0 rm -rf /", "runcon"},
+        {"setarch x86_64 -R rm -rf /", "setarch"},
+        {"numactl --cpunodebind 0 rm -rf /", "numactl"},
+        {"fakeroot -- rm -rf /", "fakeroot"},
+        {"eatmydata rm -rf /", "eatmydata"},
+        {"systemd-inhibit --why x rm -rf /", "systemd-inhibit"},
+        {"dbus-run-session --config-file c rm -rf /", "dbus-run-session"},
+        {"torsocks -P 9050 rm -rf /", "torsocks"},
+        {"cgexec -g cpu:/x rm -rf /", "cgexec"},
+        {"tini -s -- rm -rf /", "tini"},
+        {"unbuffer rm -rf /", "unbuffer"},
+        {"bwrap --ro-bind / / --dev /dev --unshare-all --overlay a b c --chdir /x -- rm -rf /",
+         "bwrap"},
+        {"bwrap --bind /a /b rm -rf /", "bwrap"},
+    };
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        parse_ok(rows[i].line);
+        const rp_sh_command *rm = inner_of(command_named(rows[i].wrapper, 0));
+        if (rm->program == NULL || strcmp(rm->program, "rm") != 0)
+            fail_msg("%s: runs %s", rows[i].line, rm->program ? rm->program : "(dynamic)");
+        expect_argv(rm, "rm", "-rf", "/", NULL);
+        assert_true(rm->context & RP_SH_CTX_WRAPPED);
+    }
+    /* runuser and sg without -u hand a string to a shell */
+    parse_ok("runuser bob -c 'rm -rf /'");
+    expect_argv(command_named("rm", 0), "rm", "-rf", "/", NULL);
+    assert_true(command_named("rm", 0)->context & RP_SH_CTX_STRING);
+    parse_ok("sg wheel -c 'rm -rf /'");
+    expect_argv(command_named("rm", 0), "rm", "-rf", "/", NULL);
+    parse_ok("sg - wheel 'rm -rf /'");
+    expect_argv(command_named("rm", 0), "rm", "-rf", "/", NULL);
+    /* what runs nothing: -p changes a running process, chrt -m prints, setarch --list */
+    static const char *const nothing[] = {
+        "taskset -p 3 1234", "taskset -cp 0 1234", "chrt -p 1234", "chrt -m",
+        "setarch --list",    "strace -p 1234",     "unshare -r"};
+    for (size_t i = 0; i < sizeof nothing / sizeof nothing[0]; i++) {
+        parse_ok(nothing[i]);
+        assert_int_equal(parsed.n_commands, 1);
+    }
+    /* an option value is not the program */
+    parse_ok("strace -o rm ls");
+    expect_argv(inner_of(command_named("strace", 0)), "ls", NULL);
+    parse_ok("taskset rm ls"); /* the mask operand, however odd */
+    expect_argv(inner_of(command_named("taskset", 0)), "ls", NULL);
+}
+
+/* Issue 18: what an unknown program's operands run, inferred; data programs stay data. */
+static void test_issue18_inferred_commands(void **state)
+{
+    (void)state;
+    parse_ok("foo --bar rm -rf /");
+    const rp_sh_command *rm = inner_of(command_named("foo", 0));
+    expect_argv(rm, "rm", "-rf", "/", NULL);
+    assert_true(rm->context & RP_SH_CTX_INFERRED);
+    assert_true(rm->context & RP_SH_CTX_WRAPPED);
+    parse_ok("tmux new-session -d sudo rm -rf /");
+    assert_true(command_named("rm", 0)->context & RP_SH_CTX_INFERRED); /* through sudo */
+    parse_ok("mytool bash -c 'rm -rf /'");
+    expect_argv(command_named("rm", 0), "rm", "-rf", "/", NULL);
+    assert_true(command_named("rm", 0)->context & RP_SH_CTX_INFERRED);
+    parse_ok("foo /bin/rm -rf / -- git push -f");
+    expect_argv(command_named("rm", 0), "/bin/rm", "-rf", "/", "--", "git", "push", "-f", NULL);
+    expect_argv(command_named("git", 0), "git", "push", "-f", NULL);
+    assert_int_equal(parsed.n_commands, 3); /* one per suffix; the inferred are not read again */
+    /* what permissions reads: the parse without them, wrapper pointers into the new array */
+    parse_ok("sudo foo rm -rf / && sudo ls");
+    struct rp_sh_parse known;
+    rp_sh_without_inferred(&arena, &parsed, &known);
+    assert_int_equal(parsed.n_commands, 5);
+    assert_int_equal(known.n_commands, 4);
+    assert_string_equal(known.commands[3].program, "ls");
+    assert_ptr_equal(known.commands[3].wrapper, &known.commands[2]);
+    assert_ptr_equal(known.commands[1].wrapper, &known.commands[0]);
+    /* data programs, known programs, cd, and a file that only has the name */
+    static const char *const data[] = {
+        "echo rm -rf /",
+        "printf '%s\\n' rm -rf /",
+        "grep -e rm -rf .",
+        "rg -F rm src",
+        "man rm",
+        "which rm git",
+        "type rm",
+        ": rm -rf /",
+        "logger rm -rf /",
+        "git commit -m rm",
+        "gh issue create --body rm",
+        "rm -rf x",
+        "foo cd /",
+        "foo ./rm -rf /",
+        "foo \"$X\" -rf /",
+        "true rm -rf /",
+        "pgrep rm",
+    };
+    for (size_t i = 0; i < sizeof data / sizeof data[0]; i++) {
+        parse_ok(data[i]);
+        if (parsed.n_commands != 1)
+            fail_msg("%s: %zu commands", data[i], parsed.n_commands);
+    }
+    /* more suffixes than are read: unreadable, never one left out */
+    char buf[1024] = "foo";
+    for (int i = 0; i < 70; i++)
+        strcat(buf, " cp");
+    expect_unreadable(buf);
+}
+
 int main(void)
 {
     rp_arena_init(&arena, 1 << 16);
@@ -302,6 +442,8 @@ int main(void)
         cmocka_unit_test(test_ssh_remote),
         cmocka_unit_test(test_depth_limit_is_unreadable),
         cmocka_unit_test(test_wrapper_contexts_are_inherited),
+        cmocka_unit_test(test_issue18_wrappers),
+        cmocka_unit_test(test_issue18_inferred_commands),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     rp_arena_free(&arena);

@@ -10,8 +10,10 @@
 #include "core/buf.h"
 #include "path/path.h"
 #include "policies/shell/blast_radius.h"
+#include "shell/cwd.h"
 #include "shell/devices.h"
 #include "shell/git.h"
+#include "shell/programs.h"
 
 #define DEFAULT_HOME "/home/user" /* when the event carries no context.home */
 #define MAX_ARGS     256          /* words of one git push considered (more are ignored) */
@@ -116,6 +118,19 @@ bool rp_blast_rm_target_catastrophic(rp_arena *a, const char *target, const char
     return false;
 }
 
+/* An operand as the path it names after the cd fold (shell/cwd.h): a relative word is joined
+ * to the directory the command runs in when that is a known absolute one (`cd / && rm -rf *`
+ * removes everything under /); otherwise it is kept as written. A word starting with a variable or
+ * a substitution keeps its spelling, so that `$HOME/x` is still read as such. */
+static const char *in_cwd(rp_arena *a, const rp_sh_word *w, const char *cwd)
+{
+    unsigned expands = RP_SH_WORD_VAR | RP_SH_WORD_CMDSUB | RP_SH_WORD_ARITH | RP_SH_WORD_PROCSUB;
+    if (cwd == NULL || cwd[0] != '/' || w->text[0] == '/' || w->text[0] == '~' ||
+        (w->flags & expands))
+        return w->text;
+    return rp_path_join(a, cwd, w->text);
+}
+
 /* ---- rm ---- */
 
 /* rm's severity over words[first..]: recursive (--recursive or its abbreviations, or a short
@@ -123,8 +138,8 @@ bool rp_blast_rm_target_catastrophic(rp_arena *a, const char *target, const char
  * A dynamic word before `--` may be an option: with a catastrophic target that is risky.
  * extra_targets are targets the wrapper adds (find's start points for -exec rm). */
 static rp_blast_severity rm_severity(rp_arena *a, const rp_sh_command *c, size_t first,
-                                     const char *home, const char *const *extra_targets,
-                                     size_t n_extra)
+                                     const char *home, const char *cwd,
+                                     const char *const *extra_targets, size_t n_extra)
 {
     bool recursive = false, maybe_option = false, catastrophic = false, after_dashes = false;
     for (size_t i = first; i < c->n_words; i++) {
@@ -143,7 +158,7 @@ static rp_blast_severity rm_severity(rp_arena *a, const rp_sh_command *c, size_t
         }
         if (!after_dashes && !is_static)
             maybe_option = true;
-        catastrophic |= rp_blast_rm_target_catastrophic(a, t, home);
+        catastrophic |= rp_blast_rm_target_catastrophic(a, in_cwd(a, &c->words[i], cwd), home);
     }
     for (size_t i = 0; i < n_extra; i++)
         catastrophic |= rp_blast_rm_target_catastrophic(a, extra_targets[i], home);
@@ -155,7 +170,8 @@ static rp_blast_severity rm_severity(rp_arena *a, const rp_sh_command *c, size_t
 }
 
 /* find's start points (the words before the first expression) for find -exec rm. */
-static rp_blast_severity rm_under_find(rp_arena *a, const rp_sh_command *c, const char *home)
+static rp_blast_severity rm_under_find(rp_arena *a, const rp_sh_command *c, const char *home,
+                                       const char *cwd)
 {
     const rp_sh_command *f = c->wrapper;
     const char *starts[16];
@@ -164,13 +180,14 @@ static rp_blast_severity rm_under_find(rp_arena *a, const rp_sh_command *c, cons
         const char *t = word(f, i);
         if (t[0] == '-' || t[0] == '(' || t[0] == '!')
             break;
-        starts[n++] = t;
+        starts[n++] = in_cwd(a, &f->words[i], cwd);
     }
-    return rm_severity(a, c, 1, home, starts, n);
+    return rm_severity(a, c, 1, home, cwd, starts, n);
 }
 
 /* `find START… -delete`: removes the whole tree below START. */
-static rp_blast_severity find_severity(rp_arena *a, const rp_sh_command *c, const char *home)
+static rp_blast_severity find_severity(rp_arena *a, const rp_sh_command *c, const char *home,
+                                       const char *cwd)
 {
     bool deletes = false;
     for (size_t i = 1; i < c->n_words; i++)
@@ -181,7 +198,7 @@ static rp_blast_severity find_severity(rp_arena *a, const rp_sh_command *c, cons
         const char *t = word(c, i);
         if (t[0] == '-' || t[0] == '(' || t[0] == '!')
             break;
-        if (rp_blast_rm_target_catastrophic(a, t, home))
+        if (rp_blast_rm_target_catastrophic(a, in_cwd(a, &c->words[i], cwd), home))
             return RP_BLAST_CATASTROPHIC;
     }
     return RP_BLAST_NONE;
@@ -437,12 +454,6 @@ static rp_blast_severity gh_severity(const rp_sh_command *c)
     return RP_BLAST_NONE;
 }
 
-static bool is_infra_tool(const char *p)
-{
-    return streq(p, "kubectl") || streq(p, "helm") || streq(p, "terraform") ||
-           streq(p, "databricks");
-}
-
 /* Any argument that is one of the verbs (also as a flag: `terraform plan -destroy`). */
 static rp_blast_severity infra_severity(const rp_sh_command *c)
 {
@@ -506,17 +517,16 @@ static rp_blast_severity shred_severity(rp_arena *a, const rp_sh_command *c)
 }
 
 /* chmod/chown/chgrp -R on / or a system directory. */
-static rp_blast_severity chmod_severity(rp_arena *a, const rp_sh_command *c, const char *home)
+static rp_blast_severity chmod_severity(rp_arena *a, const rp_sh_command *c, const char *cwd)
 {
     bool recursive = false, system = false;
-    (void)home;
     for (size_t i = 1; i < c->n_words; i++) {
         const char *t = word(c, i);
         if (t[0] == '-' && t[1] == '-')
             recursive |= long_opt_abbrev(t, "--recursive", 5);
         else if (is_short_bundle(t) && strchr(t, 'R') != NULL)
             recursive = true;
-        else if (t[0] == '/')
+        else if ((t = in_cwd(a, &c->words[i], cwd))[0] == '/')
             system |= is_system_path(rp_path_normalize(a, t));
     }
     return recursive && system ? RP_BLAST_CATASTROPHIC : RP_BLAST_NONE;
@@ -674,44 +684,61 @@ static bool is_fork_bomb(rp_arena *a, const struct rp_sh_parse *p, const char *s
 
 /* ---- one command ---- */
 
-static rp_blast_severity command_severity(rp_arena *a, const rp_sh_command *c, const char *home)
+static rp_blast_severity command_severity(rp_arena *a, const rp_sh_command *c, const char *home,
+                                          const char *cwd)
 {
     rp_blast_severity s = redirect_severity(a, c);
     if (s == RP_BLAST_CATASTROPHIC)
         return s;
     rp_blast_severity w = RP_BLAST_NONE;
     const char *p = c->program;
-    if (c->n_words == 0) {
-        w = RP_BLAST_NONE;
-    } else if (p == NULL) {
+    if (c->n_words == 0)
+        return s;
+    if (p == NULL) {
         /* `$RM -rf /`: the program is unknown, its arguments are not. */
-        w = rm_severity(a, c, 1, home, NULL, 0) == RP_BLAST_CATASTROPHIC ? RP_BLAST_RISKY
-                                                                         : RP_BLAST_NONE;
-    } else if (streq(p, "rm")) {
+        w = rm_severity(a, c, 1, home, cwd, NULL, 0) == RP_BLAST_CATASTROPHIC ? RP_BLAST_RISKY
+                                                                              : RP_BLAST_NONE;
+        return w > s ? w : s;
+    }
+    switch (rp_sh_program_kind_of(p)) { /* the one table of programs: shell/programs.h */
+    case RP_SH_PROG_RM:
         if (c->wrapper != NULL && c->wrapper->program != NULL && streq(c->wrapper->program, "find"))
-            w = rm_under_find(a, c, home);
+            w = rm_under_find(a, c, home, cwd);
         else
-            w = rm_severity(a, c, 1, home, NULL, 0); /* xargs rm: flags are still ours */
-    } else if (streq(p, "git")) {
+            w = rm_severity(a, c, 1, home, cwd, NULL, 0); /* xargs rm: flags are still ours */
+        break;
+    case RP_SH_PROG_GIT:
         w = git_severity(a, c);
-    } else if (streq(p, "gh")) {
+        break;
+    case RP_SH_PROG_GH:
         w = gh_severity(c);
-    } else if (is_infra_tool(p)) {
+        break;
+    case RP_SH_PROG_INFRA:
         w = infra_severity(c);
-    } else if (starts_with(p, "mkfs") || streq(p, "mke2fs") || streq(p, "wipefs")) {
+        break;
+    case RP_SH_PROG_MKFS:
         w = RP_BLAST_CATASTROPHIC;
-    } else if (streq(p, "dd")) {
+        break;
+    case RP_SH_PROG_DD:
         w = dd_severity(a, c);
-    } else if (streq(p, "tee")) {
+        break;
+    case RP_SH_PROG_TEE:
         w = copy_onto_device(a, c, true);
-    } else if (streq(p, "cp") || streq(p, "mv") || streq(p, "install")) {
+        break;
+    case RP_SH_PROG_COPY:
         w = copy_onto_device(a, c, false);
-    } else if (streq(p, "shred")) {
+        break;
+    case RP_SH_PROG_SHRED:
         w = shred_severity(a, c);
-    } else if (streq(p, "chmod") || streq(p, "chown") || streq(p, "chgrp")) {
-        w = chmod_severity(a, c, home);
-    } else if (streq(p, "find")) {
-        w = find_severity(a, c, home);
+        break;
+    case RP_SH_PROG_CHMOD:
+        w = chmod_severity(a, c, cwd);
+        break;
+    case RP_SH_PROG_FIND:
+        w = find_severity(a, c, home, cwd);
+        break;
+    default:
+        break;
     }
     return w > s ? w : s;
 }
@@ -720,8 +747,10 @@ rp_blast_severity rp_blast_classify(rp_arena *a, const struct rp_sh_parse *p, co
                                     const char *home)
 {
     rp_blast_severity worst = RP_BLAST_NONE;
+    /* `cd ~` goes to the same home `rm -rf ~` is read against */
+    const char **dirs = rp_sh_fold_cd(a, p, home != NULL && home[0] == '/' ? home : DEFAULT_HOME);
     for (size_t i = 0; i < p->n_commands && worst < RP_BLAST_CATASTROPHIC; i++) {
-        rp_blast_severity s = command_severity(a, &p->commands[i], home);
+        rp_blast_severity s = command_severity(a, &p->commands[i], home, dirs[i]);
         if (s > worst)
             worst = s;
     }
