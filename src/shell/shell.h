@@ -30,21 +30,23 @@
 
 /* Where a simple command sits; a bit set, since contexts nest. */
 enum {
-    RP_SH_CTX_PIPELINE = 1u << 0,    /* a stage of a pipeline of two or more (see stage) */
-    RP_SH_CTX_BACKGROUND = 1u << 1,  /* in a list terminated by & */
-    RP_SH_CTX_SUBSHELL = 1u << 2,    /* ( … ) */
-    RP_SH_CTX_BRACE = 1u << 3,       /* { …; } */
-    RP_SH_CTX_CMDSUB = 1u << 4,      /* $( … ) or ` … ` */
-    RP_SH_CTX_PROCSUB = 1u << 5,     /* <( … ) or >( … ) */
-    RP_SH_CTX_IF = 1u << 6,          /* if/elif condition or body */
-    RP_SH_CTX_LOOP = 1u << 7,        /* while/until/for/select body or condition */
-    RP_SH_CTX_CASE = 1u << 8,        /* case arm */
-    RP_SH_CTX_FUNCTION = 1u << 9,    /* function body (runs only when called) */
-    RP_SH_CTX_WRAPPED = 1u << 10,    /* produced by unwrapping a wrapper command */
-    RP_SH_CTX_STRING = 1u << 11,     /* parsed from a string a shell runs (bash -c, eval, …) */
-    RP_SH_CTX_REMOTE = 1u << 12,     /* runs on another host (ssh host CMD) */
-    RP_SH_CTX_HEREDOC = 1u << 13,    /* a substitution inside an unquoted here-doc body */
-    RP_SH_CTX_CONDITIONAL = 1u << 14 /* right of && or || (may not run) */
+    RP_SH_CTX_PIPELINE = 1u << 0,     /* a stage of a pipeline of two or more (see stage) */
+    RP_SH_CTX_BACKGROUND = 1u << 1,   /* in a list terminated by & */
+    RP_SH_CTX_SUBSHELL = 1u << 2,     /* ( … ) */
+    RP_SH_CTX_BRACE = 1u << 3,        /* { …; } */
+    RP_SH_CTX_CMDSUB = 1u << 4,       /* $( … ) or ` … ` */
+    RP_SH_CTX_PROCSUB = 1u << 5,      /* <( … ) or >( … ) */
+    RP_SH_CTX_IF = 1u << 6,           /* if/elif condition or body */
+    RP_SH_CTX_LOOP = 1u << 7,         /* while/until/for/select body or condition */
+    RP_SH_CTX_CASE = 1u << 8,         /* case arm */
+    RP_SH_CTX_FUNCTION = 1u << 9,     /* function body (runs only when called) */
+    RP_SH_CTX_WRAPPED = 1u << 10,     /* produced by unwrapping a wrapper command */
+    RP_SH_CTX_STRING = 1u << 11,      /* parsed from a string a shell runs (bash -c, eval, …) */
+    RP_SH_CTX_REMOTE = 1u << 12,      /* runs on another host (ssh host CMD) */
+    RP_SH_CTX_HEREDOC = 1u << 13,     /* a substitution inside an unquoted here-doc body */
+    RP_SH_CTX_CONDITIONAL = 1u << 14, /* right of && or || (may not run) */
+    RP_SH_CTX_CHANNEL = 1u << 15      /* reached through stdin, a file made on the spot, or
+                                         arguments a program adds (channels.c) */
 };
 
 /* What a word contains. A word is static when none of the DYNAMIC bits is set. */

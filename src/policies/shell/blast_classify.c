@@ -154,7 +154,28 @@ static rp_blast_severity rm_severity(rp_arena *a, const rp_sh_command *c, size_t
     return RP_BLAST_NONE;
 }
 
-/* find's start points (the words before the first expression) for find -exec rm. */
+/* Whether find selects files by more than their type and depth (-name, -mtime, …): then an rm
+ * it runs does not reach every file below its start points. */
+static bool find_narrows(const rp_sh_command *f)
+{
+    static const char *const narrow[] = {
+        "-name",   "-iname",    "-path",   "-ipath", "-wholename", "-iwholename", "-regex",
+        "-iregex", "-lname",    "-ilname", "-newer", "-mtime",     "-mmin",       "-atime",
+        "-amin",   "-ctime",    "-cmin",   "-size",  "-user",      "-group",      "-perm",
+        "-inum",   "-samefile", "-links",  "-empty", "-uid",       "-gid",        "-prune"};
+    for (size_t i = 1; i < f->n_words; i++) {
+        if (!word_static(f, i))
+            return true;
+        for (size_t k = 0; k < sizeof narrow / sizeof narrow[0]; k++)
+            if (streq(word(f, i), narrow[k]))
+                return true;
+    }
+    return false;
+}
+
+/* find's start points (the words before the first expression) for find -exec rm. find walks
+ * the whole tree below them, so an rm it runs on every file it finds (`find ~ -type f -exec rm
+ * {} \;`) removes the tree as `rm -r` would. */
 static rp_blast_severity rm_under_find(rp_arena *a, const rp_sh_command *c, const char *home)
 {
     const rp_sh_command *f = c->wrapper;
@@ -166,7 +187,12 @@ static rp_blast_severity rm_under_find(rp_arena *a, const rp_sh_command *c, cons
             break;
         starts[n++] = t;
     }
-    return rm_severity(a, c, 1, home, starts, n);
+    rp_blast_severity s = rm_severity(a, c, 1, home, starts, n);
+    if (s < RP_BLAST_CATASTROPHIC && !find_narrows(f))
+        for (size_t i = 0; i < n; i++)
+            if (rp_blast_rm_target_catastrophic(a, starts[i], home))
+                return RP_BLAST_CATASTROPHIC;
+    return s;
 }
 
 /* `find START… -delete`: removes the whole tree below START. */
