@@ -164,10 +164,17 @@ static bool consumer_frame(rp_sh_state *st, size_t k, unsigned extra_ctx, bool n
     return true;
 }
 
-/* Lists argv words[0..n) as a command consumer k runs directly (and unwraps it). */
-static void emit_argv(rp_sh_state *st, size_t k, unsigned extra_ctx, bool new_shell,
+/* Lists argv words[0..n) as a command consumer k runs directly (and unwraps it). The commands
+ * programs add arguments to (extra_ctx 0) are counted; one unknown code per consumer is not. */
+static void emit_argv(rp_sh_chan *ch, size_t k, unsigned extra_ctx, bool new_shell,
                       rp_sh_word *words, size_t n)
 {
+    rp_sh_state *st = ch->st;
+    if (extra_ctx == 0 && ++ch->emitted > RP_SH_CHANNEL_MAX_EMITTED) {
+        /* find -exec find -exec … multiplies: past the bound it cannot be read */
+        rp_sh_fail_state(st, st->cmds[k].offset, "too many commands run through channels");
+        return;
+    }
     rp_sh_frame f;
     if (n == 0 || st->failed || !consumer_frame(st, k, extra_ctx, new_shell, &f))
         return;
@@ -187,8 +194,9 @@ static void emit_argv(rp_sh_state *st, size_t k, unsigned extra_ctx, bool new_sh
 }
 
 /* Consumer k runs code nobody can know before it runs. */
-static void emit_unknown(rp_sh_state *st, size_t k, bool new_shell)
+static void emit_unknown(rp_sh_chan *ch, size_t k, bool new_shell)
 {
+    rp_sh_state *st = ch->st;
     rp_sh_word *w = rp_arena_alloc(st->arena, sizeof *w);
     memset(w, 0, sizeof *w);
     w->text = unknown_code;
@@ -197,13 +205,17 @@ static void emit_unknown(rp_sh_state *st, size_t k, bool new_shell)
     w->raw_len = w->len;
     w->offset = st->cmds[k].offset;
     w->flags = RP_SH_WORD_CMDSUB;
-    emit_argv(st, k, RP_SH_CTX_STRING, new_shell, w, 1);
+    emit_argv(ch, k, RP_SH_CTX_STRING, new_shell, w, 1);
 }
 
 /* The commands of a template (code whose expansions are not done) are listed as they are
  * written; a template that does not parse lists nothing (its expansion might). */
-static void parse_template(rp_sh_state *st, size_t k, rp_sh_text t, bool new_shell)
+static void parse_template(rp_sh_chan *ch, size_t k, rp_sh_text t, bool new_shell)
 {
+    rp_sh_state *st = ch->st;
+    if (t.len > ch->max_parsed - ch->parsed)
+        return;
+    ch->parsed += t.len;
     rp_sh_frame f;
     if (!consumer_frame(st, k, RP_SH_CTX_STRING, new_shell, &f))
         return;
@@ -222,14 +234,19 @@ static void parse_template(rp_sh_state *st, size_t k, rp_sh_text t, bool new_she
 }
 
 /* Consumer k runs the code t. */
-static void emit_code(rp_sh_state *st, size_t k, rp_sh_text t, bool new_shell)
+static void emit_code(rp_sh_chan *ch, size_t k, rp_sh_text t, bool new_shell)
 {
+    rp_sh_state *st = ch->st;
     if (t.kind == RP_SH_TEXT_NONE || st->failed)
         return;
+    if (t.kind == RP_SH_TEXT_KNOWN && t.len > ch->max_parsed - ch->parsed)
+        t = (rp_sh_text){RP_SH_TEXT_UNKNOWN, NULL, 0}; /* the same big text read many times */
+    if (t.kind == RP_SH_TEXT_KNOWN)
+        ch->parsed += t.len;
     if (t.kind == RP_SH_TEXT_UNKNOWN) {
         if (t.text)
-            parse_template(st, k, t, new_shell);
-        emit_unknown(st, k, new_shell);
+            parse_template(ch, k, t, new_shell);
+        emit_unknown(ch, k, new_shell);
         return;
     }
     rp_sh_frame f;
@@ -260,7 +277,7 @@ static void follow_code(rp_sh_chan *ch, size_t k, code_source src)
         t = rp_sh_file_text(ch, k, src.word->text, 0); /* NONE: a script file, as before */
         break;
     }
-    emit_code(ch->st, k, t, src.new_shell);
+    emit_code(ch, k, t, src.new_shell);
 }
 
 /* ---- programs that add arguments to the command they run ---- */
@@ -371,7 +388,7 @@ static void follow_xargs(rp_sh_chan *ch, size_t k)
     size_t n;
     rp_sh_word *w =
         with_argument(st, st->cmds[inner].words, st->cmds[inner].n_words, arg, n_arg, true, &n);
-    emit_argv(st, k, 0, false, w, n);
+    emit_argv(ch, k, 0, false, w, n);
 }
 
 /* find's starting points: the operands before the first expression word. */
@@ -412,7 +429,7 @@ static void follow_find(rp_sh_chan *ch, size_t k)
             const rp_sh_command *in = &st->cmds[inners[i]];
             size_t n;
             rp_sh_word *w = with_argument(st, in->words, in->n_words, root, 1, true, &n);
-            emit_argv(st, k, 0, false, w, n);
+            emit_argv(ch, k, 0, false, w, n);
         }
     }
 }
@@ -428,7 +445,8 @@ static void follow_parallel(rp_sh_chan *ch, size_t k)
         "--results", "--joblog",     "--workdir", "--wd",       "--timeout",   "--retries",
         "--delay",   "--tag-string", NULL};
     rp_sh_state *st = ch->st;
-    const rp_sh_command *c = &st->cmds[k];
+    /* a copy: emitting commands moves st->cmds (the words arrays stay where they are) */
+    const rp_sh_command cmd_copy = st->cmds[k], *c = &cmd_copy;
     size_t i = 1;
     while (i < c->n_words && rp_sh_word_static(&c->words[i]) && c->words[i].text[0] == '-' &&
            strcmp(c->words[i].text, "--") != 0)
@@ -449,6 +467,9 @@ static void follow_parallel(rp_sh_chan *ch, size_t k)
         for (size_t j = i + 1; j < c->n_words && !(rp_sh_word_static(&c->words[j]) &&
                                                    strncmp(c->words[j].text, ":::", 3) == 0);)
             n_args = ++j - (i + 1);
+    } else if (n_cmd == 0) {
+        emit_code(ch, k, rp_sh_stdin_text(ch, k, 0), true); /* each line is a command line */
+        return;
     } else
         args = split_words(st, k, rp_sh_stdin_text(ch, k, 0), &n_args);
     if (n_args > 64)
@@ -457,15 +478,15 @@ static void follow_parallel(rp_sh_chan *ch, size_t k)
         if (n_cmd == 0) {
             rp_sh_text t = {rp_sh_word_static(&args[a]) ? RP_SH_TEXT_KNOWN : RP_SH_TEXT_UNKNOWN,
                             args[a].text, args[a].len};
-            emit_code(st, k, t, true);
+            emit_code(ch, k, t, true);
             continue;
         }
         size_t n;
         rp_sh_word *w = with_argument(st, c->words + cmd, n_cmd, &args[a], 1, true, &n);
-        emit_argv(st, k, 0, false, w, n);
+        emit_argv(ch, k, 0, false, w, n);
     }
     if (n_args == 0 && n_cmd > 0)
-        emit_argv(st, k, 0, false, c->words + cmd, n_cmd);
+        emit_argv(ch, k, 0, false, c->words + cmd, n_cmd);
 }
 
 static void follow_one(rp_sh_chan *ch, size_t k)
@@ -481,7 +502,7 @@ static void follow_one(rp_sh_chan *ch, size_t k)
         return;
     if (++ch->followed > RP_SH_CHANNEL_MAX_FOLLOWED) {
         if (src.kind != SRC_NONE)
-            emit_unknown(st, k, src.new_shell);
+            emit_unknown(ch, k, src.new_shell);
         return;
     }
     if (src.kind != SRC_NONE)
@@ -496,7 +517,9 @@ static void follow_one(rp_sh_chan *ch, size_t k)
 
 void rp_sh_follow_channels(rp_sh_state *st)
 {
-    rp_sh_chan ch = {.st = st, .budget = RP_SH_CHANNEL_BUDGET};
+    rp_sh_chan ch = {.st = st,
+                     .budget = RP_SH_CHANNEL_BUDGET,
+                     .max_parsed = st->top_len + RP_SH_CHANNEL_PARSED_SLACK};
     for (size_t k = 0; k < st->n_cmds && !st->failed; k++)
         follow_one(&ch, k);
 }

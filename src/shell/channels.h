@@ -21,6 +21,14 @@
 /* Consumers followed per parse; past it each further one is reported as running unknown code. */
 #define RP_SH_CHANNEL_MAX_FOLLOWED 256
 
+/* Bytes of followed code parsed per parse: the length of the command plus this; past it a
+ * further text is UNKNOWN (the same 1 MB script run 300 times is listed once, so a parse
+ * lists at most about twice what its input spells out). */
+#define RP_SH_CHANNEL_PARSED_SLACK ((size_t)64 << 10)
+/* Commands listed with arguments a program adds (xargs, find, parallel); past it the command is
+ * unreadable (`find -exec find -exec …` multiplies). */
+#define RP_SH_CHANNEL_MAX_EMITTED 4096
+
 typedef enum rp_sh_text_kind {
     RP_SH_TEXT_NONE = 0,
     RP_SH_TEXT_KNOWN,
@@ -38,8 +46,11 @@ typedef struct rp_sh_text {
 
 typedef struct rp_sh_chan {
     rp_sh_state *st;
-    size_t budget; /* command visits left */
-    size_t followed;
+    size_t budget;   /* command visits left */
+    size_t followed; /* consumers followed */
+    size_t parsed;   /* bytes of followed code parsed */
+    size_t max_parsed;
+    size_t emitted; /* commands listed by emit_argv */
 } rp_sh_chan;
 
 /* Spends one visit; false when the budget is gone. */

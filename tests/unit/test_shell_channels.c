@@ -146,6 +146,7 @@ static void test_arguments_programs_add(void **state)
     channel_argv("parallel -j4 rm -rf {} ::: / ~", "rm", "-rf", "~");
     channel_argv("parallel ::: 'rm -rf /'", "rm", "-rf", "/");
     channel_argv("echo / | parallel rm -rf", "rm", "-rf", "/");
+    channel_argv("echo 'rm -rf /' | parallel", "rm", "-rf", "/");
     /* options that change how xargs reads are not evaluated */
     parse_ok("echo / | xargs -0 rm -rf");
     assert_int_equal(channel_commands(), 0);
@@ -252,6 +253,43 @@ static void test_one_megabyte_is_bounded(void **state)
     free(big);
 }
 
+/* The same 1 MB script run 300 times is parsed a few times, then reported as unknown code. */
+static void test_repeated_big_script_is_bounded(void **state)
+{
+    (void)state;
+    const size_t size = (size_t)1 << 20;
+    char *big = malloc(size + 4096);
+    size_t n = (size_t)sprintf(big, "cat <<'EOF' > x\n");
+    while (n < size)
+        n += (size_t)sprintf(big + n, "echo hi\n");
+    n += (size_t)sprintf(big + n, "EOF\n");
+    for (int i = 0; i < 300; i++)
+        n += (size_t)sprintf(big + n, "sh x; ");
+    struct timespec t0;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    parse_ok(big);
+    assert_true(seconds_since(&t0) < 3.0);
+    assert_true(parsed.n_commands < 5 * (size / 8));
+    assert_true(lists_unknown_code());
+    free(big);
+}
+
+/* find -exec find -exec … multiplies the commands listed: past a bound it is unreadable. */
+static void test_multiplying_arguments_are_bounded(void **state)
+{
+    (void)state;
+    char src[4096];
+    size_t n = 0;
+    for (int level = 0; level < 5; level++)
+        n += (size_t)sprintf(src + n, "find a b c d e f g h i j k l m n o p -exec ");
+    sprintf(src + n, "rm {} +");
+    struct timespec t0;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    parse(src);
+    assert_true(seconds_since(&t0) < 2.0);
+    assert_true(parsed.unreadable || parsed.n_commands < 100000);
+}
+
 int main(void)
 {
     rp_arena_init(&arena, 1 << 16);
@@ -264,6 +302,8 @@ int main(void)
         cmocka_unit_test(test_look_alikes_list_nothing),
         cmocka_unit_test(test_depth_limit),
         cmocka_unit_test(test_one_megabyte_is_bounded),
+        cmocka_unit_test(test_repeated_big_script_is_bounded),
+        cmocka_unit_test(test_multiplying_arguments_are_bounded),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     rp_arena_free(&arena);
