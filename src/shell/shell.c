@@ -2,6 +2,7 @@
  * growable stacks in the arena, the command list, failure, offsets. */
 #include <string.h>
 
+#include "shell/channels.h"
 #include "shell/shell_internal.h"
 
 /* Grows an arena array of elem_size elements to hold at least need elements. */
@@ -238,6 +239,8 @@ int rp_sh_parse(rp_arena *a, const char *src, size_t len, struct rp_sh_parse *ou
     rp_sh_src_init(&s, &st, src, readable, 0, true);
     rp_sh_frame top = {.ctx = 0, .depth = 0, .wrapper = -1, .env = 0};
     rp_sh_parse_program(&s, &top);
+    if (!st.failed)
+        rp_sh_follow_channels(&st);
     if (nul && !st.failed) {
         st.failed = true;
         st.error = "NUL byte in command";

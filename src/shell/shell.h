@@ -47,7 +47,9 @@ enum {
     RP_SH_CTX_CONDITIONAL = 1u << 14, /* right of && or || (may not run) */
     /* inferred, not known: an argv suffix of a program rampart does not know that starts with
      * the name of one it does (`foo --bar rm -rf /` lists `rm -rf /`; unwrap.c) */
-    RP_SH_CTX_INFERRED = 1u << 15
+    RP_SH_CTX_INFERRED = 1u << 15,
+    RP_SH_CTX_CHANNEL = 1u << 16 /* reached through stdin, a file made on the spot, or
+                                    arguments a program adds (channels.c) */
 };
 
 /* What a word contains. A word is static when none of the DYNAMIC bits is set. */

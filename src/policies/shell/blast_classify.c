@@ -169,7 +169,28 @@ static rp_blast_severity rm_severity(rp_arena *a, const rp_sh_command *c, size_t
     return RP_BLAST_NONE;
 }
 
-/* find's start points (the words before the first expression) for find -exec rm. */
+/* Whether find selects files by more than their type and depth (-name, -mtime, …): then an rm
+ * it runs does not reach every file below its start points. */
+static bool find_narrows(const rp_sh_command *f)
+{
+    static const char *const narrow[] = {
+        "-name",   "-iname",    "-path",   "-ipath", "-wholename", "-iwholename", "-regex",
+        "-iregex", "-lname",    "-ilname", "-newer", "-mtime",     "-mmin",       "-atime",
+        "-amin",   "-ctime",    "-cmin",   "-size",  "-user",      "-group",      "-perm",
+        "-inum",   "-samefile", "-links",  "-empty", "-uid",       "-gid",        "-prune"};
+    for (size_t i = 1; i < f->n_words; i++) {
+        if (!word_static(f, i))
+            return true;
+        for (size_t k = 0; k < sizeof narrow / sizeof narrow[0]; k++)
+            if (streq(word(f, i), narrow[k]))
+                return true;
+    }
+    return false;
+}
+
+/* find's start points (the words before the first expression) for find -exec rm. find walks
+ * the whole tree below them, so an rm it runs on every file it finds (`find ~ -type f -exec rm
+ * {} \;`) removes the tree as `rm -r` would. */
 static rp_blast_severity rm_under_find(rp_arena *a, const rp_sh_command *c, const char *home,
                                        const char *cwd)
 {
@@ -182,7 +203,12 @@ static rp_blast_severity rm_under_find(rp_arena *a, const rp_sh_command *c, cons
             break;
         starts[n++] = in_cwd(a, &f->words[i], cwd);
     }
-    return rm_severity(a, c, 1, home, cwd, starts, n);
+    rp_blast_severity s = rm_severity(a, c, 1, home, cwd, starts, n);
+    if (s < RP_BLAST_CATASTROPHIC && !find_narrows(f))
+        for (size_t i = 0; i < n; i++)
+            if (rp_blast_rm_target_catastrophic(a, starts[i], home))
+                return RP_BLAST_CATASTROPHIC;
+    return s;
 }
 
 /* `find START… -delete`: removes the whole tree below START. */
@@ -610,47 +636,36 @@ static bool reads_stdin(const rp_sh_command *c)
     return true;
 }
 
-/* `echo 'rm -rf /' | sh`: the text a shell reads from a pipe is a command. The printed words of
- * a static echo/printf stage are parsed and classified; any other producer feeding a shell is
- * risky (what it prints cannot be known). */
-static rp_blast_severity piped_into_shell(rp_arena *a, const struct rp_sh_parse *p,
-                                          const char *home)
+/* Whether the parser followed the code shell s reads (shell/channels.c) and all of it is known:
+ * then the commands it lists are classified on their own. */
+static bool code_followed(const struct rp_sh_parse *p, const rp_sh_command *s)
 {
-    rp_blast_severity worst = RP_BLAST_NONE;
+    bool followed = false;
+    for (size_t i = 0; i < p->n_commands; i++) {
+        const rp_sh_command *c = &p->commands[i];
+        if (c->wrapper != s || !(c->context & RP_SH_CTX_CHANNEL))
+            continue;
+        if (c->program_dynamic && c->n_words == 1)
+            return false; /* code nobody can know before it runs */
+        followed = true;
+    }
+    return followed;
+}
+
+/* `curl … | sh`, `cat script | bash`: a shell reading code from a pipe whose text the parser
+ * could not know (a producer it does not evaluate) is risky. A known text was parsed by the
+ * parser and its commands are classified like any other (`echo 'rm -rf /' | sh`). */
+static rp_blast_severity piped_into_shell(const struct rp_sh_parse *p)
+{
     for (size_t i = 0; i < p->n_commands; i++) {
         const rp_sh_command *s = &p->commands[i];
         const rp_sh_command *sroot = outermost(s);
         if (!reads_stdin(s) || !(sroot->context & RP_SH_CTX_PIPELINE) || sroot->stage == 0)
             continue;
-        for (size_t k = 0; k < p->n_commands; k++) {
-            const rp_sh_command *d = &p->commands[k];
-            if (d->wrapper != NULL || d->pipeline != sroot->pipeline ||
-                d->stage != sroot->stage - 1)
-                continue;
-            rp_blast_severity sev = RP_BLAST_RISKY;
-            bool printer =
-                d->program != NULL && (streq(d->program, "echo") || streq(d->program, "printf"));
-            if (printer) {
-                rp_buf b = {0};
-                bool all_static = true;
-                for (size_t w = 1; w < d->n_words; w++) {
-                    all_static &= word_static(d, w);
-                    rp_buf_puts(&b, word(d, w));
-                    rp_buf_putc(&b, w + 1 < d->n_words ? ' ' : '\n');
-                }
-                struct rp_sh_parse inner;
-                if (all_static && b.len > 0 && rp_sh_parse(a, b.data, b.len, &inner) == 0 &&
-                    !inner.unreadable) {
-                    const char *text = rp_arena_strndup(a, b.data, b.len);
-                    sev = rp_blast_classify(a, &inner, text, home); /* one echo level less */
-                }
-                rp_buf_free(&b);
-            }
-            if (sev > worst)
-                worst = sev;
-        }
+        if (!code_followed(p, s))
+            return RP_BLAST_RISKY;
     }
-    return worst;
+    return RP_BLAST_NONE;
 }
 
 /* ---- fork bombs ---- */
@@ -758,10 +773,7 @@ rp_blast_severity rp_blast_classify(rp_arena *a, const struct rp_sh_parse *p, co
         worst = RP_BLAST_CATASTROPHIC;
     if (worst < RP_BLAST_RISKY && downloads_into_shell(p))
         worst = RP_BLAST_RISKY;
-    if (worst < RP_BLAST_CATASTROPHIC) {
-        rp_blast_severity piped = piped_into_shell(a, p, home);
-        if (piped > worst)
-            worst = piped;
-    }
+    if (worst < RP_BLAST_RISKY && piped_into_shell(p) == RP_BLAST_RISKY)
+        worst = RP_BLAST_RISKY;
     return worst;
 }
