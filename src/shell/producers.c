@@ -411,23 +411,24 @@ unknown:
     return text_unknown;
 }
 
-/* bash's echo: leading -n/-e/-E bundles are options; without -e backslashes are literal. */
+/* echo: leading -n/-e/-E bundles are options (bash's). A backslash makes the text unknown
+ * whatever the options: bash's echo keeps it without -e, but dash's (the sh of Debian), zsh's,
+ * POSIX's and bash's under `shopt -s xpg_echo` interpret it, and the echo may run under any of
+ * them (`sh -c 'echo … | bash'`). */
 static rp_sh_text echo_output(rp_sh_state *st, const rp_sh_command *c)
 {
     size_t i = 1;
-    bool newline = true, escapes = false;
+    bool newline = true;
     for (; i < c->n_words; i++) {
         const char *t = c->words[i].text;
         if (t[0] != '-' || t[1] == '\0' || strspn(t + 1, "neE") != strlen(t + 1))
             break;
-        for (const char *o = t + 1; *o; o++) {
+        for (const char *o = t + 1; *o; o++)
             newline &= *o != 'n';
-            escapes = *o == 'e' ? true : *o == 'E' ? false : escapes;
-        }
     }
     size_t mark = st->n_scratch;
     for (size_t k = i; k < c->n_words; k++) {
-        if (escapes && strchr(c->words[k].text, '\\')) {
+        if (strchr(c->words[k].text, '\\')) {
             st->n_scratch = mark;
             return text_unknown;
         }
