@@ -124,11 +124,12 @@ CONSTRUCTS = {
     # precise): filters into eval, brace lists; and the wrappers it now unwraps
     "base64_eval": True, "brace_list": True, "eval_cmdsub": True, "rev_program": True,
     "unknown_wrapper": True,
-    # gaps: code on stdin, in files made on the spot, aliases
-    "bash_herestring": False, "bash_heredoc": False, "sh_s_heredoc": False, "pipe_to_bash": False,
-    "bash_procsub": False, "source_stdin": False, "source_procsub": False, "alias": False,
-    "written_script": False, "sh_c_ansi": False, "printf_pipe_sh": False, "xargs_sh": False,
-    "time_after_pipe": False,
+    # code on stdin and in files made on the spot (src/shell/channels.c)
+    "bash_herestring": True, "bash_heredoc": True, "sh_s_heredoc": True, "pipe_to_bash": True,
+    "bash_procsub": True, "source_stdin": True, "source_procsub": True, "written_script": True,
+    "printf_pipe_sh": True,
+    # gaps: aliases, dash's reading of sh code, xargs -0 into sh -c, `| time CMD`
+    "alias": False, "sh_c_ansi": False, "xargs_sh": False, "time_after_pipe": False,
 }
 
 # Tags a script gets from its leaves (simple, wrap) or from another construct, never chosen as
@@ -225,6 +226,15 @@ class Gen:
         tags.add(name)
         return self.apply(name, depth, tags, gap_budget)
 
+    def sh_runs(self, body, tags, as_sh, as_bash):
+        """body run by sh, which is dash here: no $'…' quoting, no `time` keyword, and rampart
+        reads sh's code as bash's (a gap: sh_c_ansi). Outside --all such a body goes to bash."""
+        if "$'" in body or "time " in body:
+            if not self.all:
+                return as_bash
+            tags.add("sh_c_ansi")
+        return as_sh
+
     def apply(self, name, depth, tags, gap_budget):
         def sub():
             return self.script(depth - 1, tags, gap_budget)
@@ -240,12 +250,7 @@ class Gen:
             return "bash -c " + sq(sub())
         if name == "sh_c":
             body = sub()
-            # sh is dash here: no $'…' quoting, no `time` keyword; rampart reads them as bash's
-            if "$'" in body or "time " in body:
-                if not self.all:
-                    return "bash -c " + sq(body)
-                tags.add("sh_c_ansi")
-            return "sh -c " + sq(body)
+            return self.sh_runs(body, tags, "sh -c " + sq(body), "bash -c " + sq(body))
         if name == "bash_c_double":
             return "bash -c " + dq(sub())
         if name == "eval":
@@ -331,7 +336,9 @@ class Gen:
         if name == "bash_heredoc":
             return "bash <<'EOF'\n" + sub() + "\nEOF"
         if name == "sh_s_heredoc":
-            return "sh -s <<'EOF'\n" + sub() + "\nEOF"
+            body = sub()
+            return self.sh_runs(body, tags, "sh -s <<'EOF'\n" + body + "\nEOF",
+                                "bash -s <<'EOF'\n" + body + "\nEOF")
         if name == "pipe_to_bash":
             return "echo " + sq(sub()) + " | bash"
         if name == "bash_procsub":
@@ -359,9 +366,16 @@ class Gen:
             return (self.r.choice(sorted(UNKNOWN_WRAPPERS.values())) + " " +
                     self.simple(tags, assign_ok=False)[1])
         if name == "written_script":
-            return "printf '%s\\n' " + sq(sub()) + " > x.sh; sh x.sh"
+            body = sub()
+            # a name of its own: a stale x.sh of an earlier script must not run when this
+            # script's write does not (`… || printf … > x.sh; sh x.sh`)
+            name = "x%d.sh" % self.r.randrange(10 ** 9)
+            write = "printf '%s\\n' " + sq(body) + " > " + name + "; "
+            return self.sh_runs(body, tags, write + "sh " + name, write + "bash " + name)
         if name == "printf_pipe_sh":
-            return "printf '%s\\n' " + sq(sub()) + " | sh"
+            body = sub()
+            pipe = "printf '%s\\n' " + sq(body) + " | "
+            return self.sh_runs(body, tags, pipe + "sh", pipe + "bash")
         if name == "xargs_sh":
             return "echo " + sq(sub()) + " | xargs -0 sh -c"
         raise ValueError(name)
