@@ -58,31 +58,15 @@ static code_source operand_source(const rp_sh_word *w, bool new_shell)
 static code_source shell_source(const rp_sh_command *c)
 {
     const rp_sh_word *w = c->words;
-    size_t n = c->n_words, i = 1;
-    bool forced_stdin = false;
-    while (i < n && rp_sh_word_static(&w[i]) && (w[i].text[0] == '-' || w[i].text[0] == '+') &&
-           w[i].text[1] != '\0') {
-        const char *t = w[i].text;
-        if (strcmp(t, "--") == 0 || strcmp(t, "-") == 0) {
-            i++;
-            break;
-        }
-        if (t[0] == '-' && t[1] == '-') {
-            if (strcmp(t, "--command") == 0)
-                return (code_source){SRC_NONE, NULL, true};
-            bool takes = strcmp(t, "--rcfile") == 0 || strcmp(t, "--init-file") == 0 ||
-                         strcmp(t, "--init-command") == 0;
-            i += takes ? 2 : 1;
-            continue;
-        }
-        if (t[0] == '-' && strpbrk(t + 1, "cn")) /* -c: unwrap.c reads it; -n runs nothing */
-            return (code_source){SRC_NONE, NULL, true};
-        forced_stdin |= t[0] == '-' && strchr(t + 1, 's') != NULL;
-        i += strpbrk(t + 1, "oO") ? 2 : 1;
-    }
+    size_t n = c->n_words;
+    rp_sh_shell_args a;
+    rp_sh_read_shell_args(w, n, &a);
+    if (a.command || a.no_exec) /* -c: unwrap.c reads it; -n runs nothing */
+        return (code_source){SRC_NONE, NULL, true};
+    size_t i = a.operand;
     if (i < n && word_is(&w[i], "-")) /* `sh -`: the end of the options */
         i++;
-    if (forced_stdin || i >= n)
+    if (a.read_stdin || i >= n)
         return (code_source){SRC_STDIN, NULL, true};
     return operand_source(&w[i], true);
 }

@@ -167,4 +167,15 @@ void rp_sh_skip_blanks(rp_sh_src *s);
 /* Lists the command that command idx runs, when it is a wrapper (recursively). */
 void rp_sh_unwrap(rp_sh_state *st, size_t idx, const rp_sh_frame *f);
 
+/* A shell's own options (sh, bash, dash, zsh, …: `-c`, `-s`, `-n`, `-o OPT`, `-O SHOPT`,
+ * `--rcfile FILE`, `--command`, …), read once for unwrap.c (a command string) and channels.c
+ * (code on stdin or in a script operand). */
+typedef struct rp_sh_shell_args {
+    size_t operand;  /* the first word after the options (n_words when there is none) */
+    bool command;    /* -c or --command: the operand is a command string */
+    bool no_exec;    /* -n: the shell reads but runs nothing */
+    bool read_stdin; /* -s: the code comes from stdin whatever the operands */
+} rp_sh_shell_args;
+void rp_sh_read_shell_args(const rp_sh_word *w, size_t n, rp_sh_shell_args *out);
+
 #endif

@@ -383,9 +383,9 @@ static void unwrap_find(rp_sh_state *st, size_t idx, const rp_sh_frame *f, rp_sh
     }
 }
 
-static void unwrap_shell(rp_sh_state *st, size_t idx, const rp_sh_frame *f, rp_sh_word *w, size_t n)
+void rp_sh_read_shell_args(const rp_sh_word *w, size_t n, rp_sh_shell_args *out)
 {
-    bool has_c = false;
+    memset(out, 0, sizeof *out);
     size_t i = 1;
     while (i < n && is_static(&w[i]) && (w[i].text[0] == '-' || w[i].text[0] == '+') &&
            w[i].text[1] != '\0') {
@@ -396,20 +396,30 @@ static void unwrap_shell(rp_sh_state *st, size_t idx, const rp_sh_frame *f, rp_s
         }
         if (t[0] == '-' && t[1] == '-') {
             if (strcmp(t, "--command") == 0) /* fish, zsh */
-                has_c = true;
+                out->command = true;
             bool takes = strcmp(t, "--rcfile") == 0 || strcmp(t, "--init-file") == 0 ||
                          strcmp(t, "--init-command") == 0;
             i += takes ? 2 : 1;
             continue;
         }
-        if (t[0] == '-' && strchr(t + 1, 'c'))
-            has_c = true;
+        if (t[0] == '-') {
+            out->command |= strchr(t + 1, 'c') != NULL;
+            out->no_exec |= strchr(t + 1, 'n') != NULL;
+            out->read_stdin |= strchr(t + 1, 's') != NULL;
+        }
         /* -o OPTION / -O SHOPT take the next word */
         i += strpbrk(t + 1, "oO") ? 2 : 1;
     }
-    if (!has_c || i >= n)
+    out->operand = i < n ? i : n;
+}
+
+static void unwrap_shell(rp_sh_state *st, size_t idx, const rp_sh_frame *f, rp_sh_word *w, size_t n)
+{
+    rp_sh_shell_args a;
+    rp_sh_read_shell_args(w, n, &a);
+    if (!a.command || a.operand >= n)
         return;
-    run_string(st, idx, f, &w[i], w[i].text, w[i].len, 0, NULL, true);
+    run_string(st, idx, f, &w[a.operand], w[a.operand].text, w[a.operand].len, 0, NULL, true);
 }
 
 /* The command string of `su` and `script`: `-c STRING` (also bundled, `-lc STRING`, or
