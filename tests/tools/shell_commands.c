@@ -23,6 +23,8 @@
 #include "core/json.h"
 #include "shell/shell.h"
 
+#include "json_lines.h"
+
 static bool word_known(const rp_sh_word *w)
 {
     return rp_sh_word_static(w) && (w->flags & RP_SH_WORD_TILDE) == 0;
@@ -68,28 +70,5 @@ static void emit(rp_buf *out, const char *cmd, size_t len)
 
 int main(void)
 {
-    rp_buf out = {0};
-    char *line = NULL;
-    size_t cap = 0;
-    ssize_t n;
-    while ((n = getline(&line, &cap, stdin)) > 0) {
-        rp_arena a = {0};
-        rp_json_error err;
-        rp_json *v = rp_json_parse(&a, line, (size_t)n, &err);
-        if (v == NULL || v->type != RP_JSON_STRING) {
-            fprintf(stderr, "shell_commands: line is not a JSON string: %s\n", err.msg);
-            return 2;
-        }
-        emit(&out, v->v.s, v->len);
-        rp_arena_free(&a);
-        if (out.len > 1 << 16) {
-            fwrite(out.data, 1, out.len, stdout);
-            rp_buf_reset(&out);
-        }
-    }
-    if (out.len)
-        fwrite(out.data, 1, out.len, stdout);
-    free(line);
-    rp_buf_free(&out);
-    return 0;
+    return each_json_string_line("shell_commands", emit);
 }

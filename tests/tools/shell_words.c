@@ -16,6 +16,8 @@
 #include "core/json.h"
 #include "shell/shell.h"
 
+#include "json_lines.h"
+
 static void dump(const char *cmd)
 {
     rp_arena a = {0};
@@ -100,28 +102,5 @@ int main(int argc, char **argv)
             dump(argv[i]);
         return 0;
     }
-    rp_buf out = {0};
-    char *line = NULL;
-    size_t cap = 0;
-    ssize_t n;
-    while ((n = getline(&line, &cap, stdin)) > 0) {
-        rp_arena a = {0};
-        rp_json_error err;
-        rp_json *v = rp_json_parse(&a, line, (size_t)n, &err);
-        if (v == NULL || v->type != RP_JSON_STRING) {
-            fprintf(stderr, "shell_words: line is not a JSON string: %s\n", err.msg);
-            return 2;
-        }
-        emit(&out, v->v.s, v->len);
-        rp_arena_free(&a);
-        if (out.len > 1 << 16) {
-            fwrite(out.data, 1, out.len, stdout);
-            rp_buf_reset(&out);
-        }
-    }
-    if (out.len)
-        fwrite(out.data, 1, out.len, stdout);
-    free(line);
-    rp_buf_free(&out);
-    return 0;
+    return each_json_string_line("shell_words", emit);
 }
