@@ -321,64 +321,52 @@ def check(root):
     return problems
 
 
+# (file under src/, text appended to it, words a reported problem must contain, what it is)
+SELF_TEST_PROBES = [
+    ("core/arena.c", '\n#include "engine/policy.h"\n', ["core/arena.c", "engine/policy.h"],
+     "a backward include core -> engine"),
+    ("core/clock.c", "\n#include <engine/policy.h>\n", ["core/clock.c", "engine"],
+     "#include <engine/policy.h> in core/"),
+    ("core/clock.c", '\n#include "../engine/policy.h"\n', ["core/clock.c", "engine"],
+     '#include "../engine/policy.h" in core/'),
+    ("core/clock.c", '\n#include "core/../engine/policy.h"\n', ["core/clock.c", "engine"],
+     '#include "core/../engine/policy.h" in core/'),
+    ("core/buf.c", "\nint rp_layout_probe(void);\nint rp_layout_probe(void)\n{\n" +
+     "    int x = 0;\n" * 160 + "    return x;\n}\n", ["rp_layout_probe"],
+     "a 160-line function"),
+    ("hosts/codex.c", '\nstatic const char *rp_layout_hdr = "*** Update File: ";\n',
+     ["hosts/codex.c", "apply_patch"], "a second apply_patch reader"),
+    ("install/settings_splice.c", "\nstatic void rp_layout_words(const char *s)\n{\n"
+     "    while (*s && *s != ' ' && *s != '\\t')\n        s++;\n}\n",
+     ["install/settings_splice.c", "tokeniser"], "a word splitter outside shell/"),
+    ("shell/ansi_c.c", "\nstatic char rp_layout_cont(unsigned cp)\n{\n"
+     "    return (char)(0x80 | (cp & 0x3F));\n}\n", ["shell/ansi_c.c", "UTF-8"],
+     "a second UTF-8 encoder"),
+]
+
+
 def self_test(root):
-    """The check must be able to fail: a backward include (core -> engine) in a copy."""
+    """The check must be able to fail: each probe, planted alone in a copy of src/, must be
+    reported."""
     tmp = tempfile.mkdtemp(prefix="rampart-layout-")
     try:
         shutil.copytree(os.path.join(root, "src"), os.path.join(tmp, "src"))
-        clean = check(tmp)
-        if clean:
+        if check(tmp):
             print("self-test: the tree is not clean to begin with", file=sys.stderr)
             return 1
-        victim = os.path.join(tmp, "src", "core", "arena.c")
-        with open(victim, "a", encoding="utf-8") as f:
-            f.write('\n#include "engine/policy.h"\n')
-        found = check(tmp)
-        if not any("core/arena.c" in p and "engine/policy.h" in p for p in found):
-            print("self-test: a backward include core -> engine was not reported", file=sys.stderr)
-            return 1
-        for trick in ('<engine/policy.h>', '"../engine/policy.h"', '"core/../engine/policy.h"'):
-            probe = os.path.join(tmp, "src", "core", "clock.c")
-            original = open(probe, encoding="utf-8").read()
-            with open(probe, "a", encoding="utf-8") as f:
-                f.write(f"\n#include {trick}\n")
+        for rel, text, needles, what in SELF_TEST_PROBES:
+            path = os.path.join(tmp, "src", rel)
+            original = open(path, encoding="utf-8").read()
+            with open(path, "a", encoding="utf-8") as f:
+                f.write(text)
             found = check(tmp)
-            open(probe, "w", encoding="utf-8").write(original)
-            if not any("core/clock.c" in p and "engine" in p for p in found):
-                print(f"self-test: #include {trick} in core/ was not reported", file=sys.stderr)
+            with open(path, "w", encoding="utf-8") as f:
+                f.write(original)
+            if not any(all(n in p for n in needles) for p in found):
+                print(f"self-test: {what} was not reported", file=sys.stderr)
                 return 1
-        long_fn = os.path.join(tmp, "src", "core", "buf.c")
-        with open(long_fn, "a", encoding="utf-8") as f:
-            f.write("\nint rp_layout_probe(void);\nint rp_layout_probe(void)\n{\n" +
-                    "    int x = 0;\n" * 160 + "    return x;\n}\n")
-        found = check(tmp)
-        if not any("rp_layout_probe" in p for p in found):
-            print("self-test: a 160-line function was not reported", file=sys.stderr)
-            return 1
-        second = os.path.join(tmp, "src", "hosts", "codex.c")
-        with open(second, "a", encoding="utf-8") as f:
-            f.write('\nstatic const char *rp_layout_hdr = "*** Update File: ";\n')
-        found = check(tmp)
-        if not any("hosts/codex.c" in p and "apply_patch" in p for p in found):
-            print("self-test: a second apply_patch reader was not reported", file=sys.stderr)
-            return 1
-        splitter = os.path.join(tmp, "src", "install", "settings_splice.c")
-        with open(splitter, "a", encoding="utf-8") as f:
-            f.write("\nstatic void rp_layout_words(const char *s)\n{\n"
-                    "    while (*s && *s != ' ' && *s != '\\t')\n        s++;\n}\n")
-        found = check(tmp)
-        if not any("install/settings_splice.c" in p and "tokeniser" in p for p in found):
-            print("self-test: a word splitter outside shell/ was not reported", file=sys.stderr)
-            return 1
-        codec = os.path.join(tmp, "src", "shell", "ansi_c.c")
-        with open(codec, "a", encoding="utf-8") as f:
-            f.write("\nstatic char rp_layout_cont(unsigned cp)\n{\n"
-                    "    return (char)(0x80 | (cp & 0x3F));\n}\n")
-        found = check(tmp)
-        if not any("shell/ansi_c.c" in p and "UTF-8" in p for p in found):
-            print("self-test: a second UTF-8 encoder was not reported", file=sys.stderr)
-            return 1
-        print("self-test: backward include, long function and second homes all reported")
+        print(f"self-test: all {len(SELF_TEST_PROBES)} probes reported (backward includes, a long "
+              "function, second homes)")
         return 0
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
